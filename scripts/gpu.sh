@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The GPU machine has the CUDA driver, NVRTC and compute-sanitizer but no Rust toolchain:
+# build here, carry the binaries, run them there.
+#
+#   scripts/gpu.sh stage      (here) build the release CLI and test binaries into .gpu/ (ignored)
+#                             and print the command to run on the GPU machine
+#   scripts/gpu.sh run [...]  (there, from the repo root) run what .gpu/ holds; writes logs to $OUT
+#
+# `run` steps, all by default, or name some: info tests sanitizer bench sweep
+#   info       nvidia-smi and `coalesce info`
+#   tests      every integration test binary, on every device, with the exhaustive sweeps on
+#   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
+#   bench      `coalesce bench copy reduce transfer` with CSV
+#   sweep      the copy kernel's tuning sweep
+set -u
+cd "$(dirname "$0")/.."
+STAGE=.gpu
+
+stage() {
+    set -e
+    rm -rf "$STAGE"
+    mkdir -p "$STAGE/tests" "$STAGE/lib"
+    cargo build --release --bin coalesce
+    cp target/release/coalesce "$STAGE/"
+    # Test executables, as cargo reports them.
+    cargo test --release --no-run --message-format=json 2>/dev/null |
+        python3 -c '
+import json, sys
+for line in sys.stdin:
+    try: m = json.loads(line)
+    except ValueError: continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        print(m["target"]["name"], m["executable"])
+' | while read -r name exe; do cp "$exe" "$STAGE/tests/$name"; done
+    # The OpenCL ICD loader, so that the GPU's OpenCL driver (if the image has one) is tested too.
+    for lib in /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 /usr/lib/x86_64-linux-gnu/libOpenCL.so.1.*; do
+        [ -f "$lib" ] && cp -L "$lib" "$STAGE/lib/libOpenCL.so.1" && break
+    done
+    cp scripts/gpu.sh "$STAGE/"
+    strip "$STAGE/coalesce" "$STAGE"/tests/* 2>/dev/null || true
+    du -sh "$STAGE"
+    echo
+    echo "Run on the GPU machine (device tool), carrying $STAGE:"
+    echo "  bash $STAGE/gpu.sh run"
+}
+
+# Where NVRTC lives on the GPU image: the toolkit, or a Python wheel.
+find_nvrtc_dir() {
+    for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+        ls "$d"/libnvrtc.so* >/dev/null 2>&1 && { echo "$d"; return; }
+    done
+    f=$(find / -xdev -name 'libnvrtc.so*' -not -path '*/proc/*' 2>/dev/null | head -1)
+    [ -n "$f" ] && dirname "$f"
+}
+
+run() {
+    local steps="${*:-info tests sanitizer bench sweep}"
+    OUT=${OUT:-/tmp/coalesce-out}
+    mkdir -p "$OUT"
+    export LD_LIBRARY_PATH="$(find_nvrtc_dir):${LD_LIBRARY_PATH:-}"
+    export COALESCE_CACHE=/tmp/coalesce-kernel-cache
+    # OpenCL through the carried loader; the NVIDIA ICD if the driver ships libnvidia-opencl.
+    if ldconfig -p | grep -q libnvidia-opencl.so.1; then
+        mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
+        export OCL_ICD_VENDORS=/tmp/icd OPENCL_DYLIB_PATH="$PWD/$STAGE/lib/libOpenCL.so.1"
+    fi
+    local status=0
+    for step in $steps; do
+        case $step in
+        info)
+            { nvidia-smi; "$STAGE/coalesce" info; } 2>&1 | tee "$OUT/info.txt" ;;
+        tests)
+            for t in "$STAGE"/tests/*; do
+                echo "== $(basename "$t")"
+                COALESCE_FULL_TESTS=1 "$t" --test-threads 4 2>&1 || status=1
+            done | tee "$OUT/tests.txt"
+            grep -q "FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
+        sanitizer)
+            for tool in memcheck racecheck; do
+                for t in "$STAGE"/tests/*; do
+                    echo "== $tool $(basename "$t")"
+                    COALESCE_TEST_DEVICES=cuda COALESCE_SMALL_TESTS=1 \
+                        compute-sanitizer --tool "$tool" --error-exitcode 9 "$t" --test-threads 1 2>&1 | tail -n 8 || status=1
+                done
+            done | tee "$OUT/sanitizer.txt"
+            grep -q "ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]\|FAILED" "$OUT/sanitizer.txt" && status=1 ;;
+        bench)
+            mkdir -p /tmp/csv
+            "$STAGE/coalesce" bench copy reduce transfer --csv /tmp/csv/bench.csv --markdown 2>&1 | tee "$OUT/bench.txt" ;;
+        sweep)
+            mkdir -p /tmp/csv
+            "$STAGE/coalesce" bench copy --sweep --csv /tmp/csv/sweep.csv 2>&1 | tail -n 40 | tee "$OUT/sweep.txt" ;;
+        *)
+            echo "unknown step '$step': use info tests sanitizer bench sweep"; exit 2 ;;
+        esac
+    done
+    # CSVs travel as one archive: the device tool brings back at most 8 files.
+    [ -d /tmp/csv ] && tar czf "$OUT/csv.tar.gz" -C /tmp csv
+    echo "gpu.sh: steps [$steps] finished with status $status"
+    return $status
+}
+
+case "${1:-}" in
+stage) stage ;;
+run) shift; run "$@" ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep]"; exit 2 ;;
+esac
