@@ -72,14 +72,14 @@ run() {
         tests)
             for t in "$STAGE"/tests/*; do
                 echo "== $(basename "$t")"
-                COALESCE_FULL_TESTS=1 "$t" --test-threads 4 2>&1 || status=1
+                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 "$t" --test-threads 4 2>&1 || status=1
             done | tee "$OUT/tests.txt"
             grep -q "FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
         sanitizer)
             for tool in memcheck racecheck; do
                 for t in "$STAGE"/tests/*; do
                     echo "== $tool $(basename "$t")"
-                    COALESCE_TEST_DEVICES=cuda COALESCE_SMALL_TESTS=1 \
+                    COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_SMALL_TESTS=1 \
                         compute-sanitizer --tool "$tool" --error-exitcode 9 "$t" --test-threads 1 2>&1 | tail -n 8 || status=1
                 done
             done | tee "$OUT/sanitizer.txt"

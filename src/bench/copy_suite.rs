@@ -73,14 +73,14 @@ fn sweep(device: &Device, cfg: &BenchConfig, size: usize) -> Result<Table> {
     let mem_gbps = time_launches(device, timing, || device.driver_copy(&src, &mut dst))?.gbps(2.0 * size as f64);
     let mut table = Table::new(
         format!("copy tuning sweep on {device}, {}", human_bytes(size)),
-        &["threads", "unroll", "blocks/SM", "streaming", "time ms", "GB/s", "of memcpy"],
+        &["threads", "bytes/thread", "blocks/SM", "streaming", "time ms", "GB/s", "of memcpy"],
     );
     let mut variants = Vec::new();
     for threads in [128, 256, 512, 1024] {
-        for unroll in [1, 2, 4, 8] {
+        for bytes_per_thread in [16, 32, 64, 128] {
             for blocks_per_sm in [0, 4, 8, 16, 32] {
                 for streaming in [false, true] {
-                    variants.push(CopyTuning { threads, unroll, blocks_per_sm, streaming });
+                    variants.push(CopyTuning { threads, bytes_per_thread, blocks_per_sm, streaming });
                 }
             }
         }
@@ -97,7 +97,7 @@ fn sweep(device: &Device, cfg: &BenchConfig, size: usize) -> Result<Table> {
         }
         table.row(vec![
             tuning.threads.to_string(),
-            tuning.unroll.to_string(),
+            tuning.bytes_per_thread.to_string(),
             tuning.blocks_per_sm.to_string(),
             tuning.streaming.to_string(),
             format!("{:.4}", t.median_ms),

@@ -14,7 +14,7 @@ impl CopyKernelSpec {
             None => format!("copy_w{}", self.word_bytes),
             Some(k) => format!("gather_w{}_k{k}", self.word_bytes),
         };
-        format!("{base}_t{}_u{}{}", t.threads, t.unroll, if t.streaming { "_cs" } else { "" })
+        format!("{base}_t{}_u{}{}", t.threads, self.unroll, if t.streaming { "_cs" } else { "" })
     }
 
     /// The program text implementing this pass.
@@ -22,7 +22,7 @@ impl CopyKernelSpec {
         let name = self.kernel_name();
         let word = word_type(self.word_bytes).expect("the planner picks power-of-two words up to 16 bytes");
         let threads = self.tuning.threads as u64;
-        let unroll = self.tuning.unroll as u64;
+        let unroll = self.unroll as u64;
         let chunk = threads * unroll;
         let mut w = SourceWriter::new();
 

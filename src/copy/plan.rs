@@ -59,8 +59,9 @@ impl CopyProblem {
 pub struct CopyTuning {
     /// Threads per block.
     pub threads: u32,
-    /// Words each thread loads before it stores.
-    pub unroll: u32,
+    /// Bytes each thread loads before it stores, per step: the kernel unrolls
+    /// `bytes_per_thread / word size` loads (at least one).
+    pub bytes_per_thread: u32,
     /// Blocks per multiprocessor in the grid (each loops over chunks); 0 launches one block
     /// per chunk, without looping.
     pub blocks_per_sm: u32,
@@ -69,9 +70,16 @@ pub struct CopyTuning {
 }
 
 impl CopyTuning {
-    /// The default, chosen by measurement on an H100 (docs/BENCHMARKS.md, copy tuning sweep).
+    /// The default, chosen by the tuning sweep on an H200 (docs/BENCHMARKS.md): one 16-byte
+    /// word per thread and one block per chunk reach the driver's copy; more bytes per thread
+    /// or a looping grid of fewer blocks lose 2-8%.
     pub fn for_device(_device: &Device) -> Self {
-        CopyTuning { threads: 256, unroll: 4, blocks_per_sm: 0, streaming: false }
+        CopyTuning { threads: 256, bytes_per_thread: 16, blocks_per_sm: 0, streaming: false }
+    }
+
+    /// Loads per thread for words of `word_bytes`.
+    pub fn unroll_for(&self, word_bytes: usize) -> u32 {
+        (self.bytes_per_thread / word_bytes as u32).max(1)
     }
 }
 
@@ -82,6 +90,8 @@ pub struct CopyKernelSpec {
     pub word_bytes: usize,
     /// `None`: contiguous words. `Some(k)`: a gather of units of `k` words at a constant stride.
     pub words_per_unit: Option<usize>,
+    /// Words each thread loads before it stores.
+    pub unroll: u32,
     pub tuning: CopyTuning,
 }
 
@@ -134,7 +144,7 @@ impl CopyRecipe {
             let n = total / w;
             if n > 0 {
                 passes.push(CopyPass {
-                    spec: CopyKernelSpec { word_bytes: w, words_per_unit: None, tuning },
+                    spec: CopyKernelSpec { word_bytes: w, words_per_unit: None, unroll: tuning.unroll_for(w), tuning },
                     src_off: (so / w) as u64,
                     dst_off: (doff / w) as u64,
                     stride: 1,
@@ -144,7 +154,7 @@ impl CopyRecipe {
             let tail = total - n * w;
             if tail > 0 {
                 passes.push(CopyPass {
-                    spec: CopyKernelSpec { word_bytes: 1, words_per_unit: None, tuning },
+                    spec: CopyKernelSpec { word_bytes: 1, words_per_unit: None, unroll: tuning.unroll_for(1), tuning },
                     src_off: (so + n * w) as u64,
                     dst_off: (doff + n * w) as u64,
                     stride: 1,
@@ -156,7 +166,7 @@ impl CopyRecipe {
             let w = pow2_divisor(p.elem_size);
             let k = p.elem_size / w;
             passes.push(CopyPass {
-                spec: CopyKernelSpec { word_bytes: w, words_per_unit: Some(k), tuning },
+                spec: CopyKernelSpec { word_bytes: w, words_per_unit: Some(k), unroll: tuning.unroll_for(w), tuning },
                 src_off: (p.src_offset * k) as u64,
                 dst_off: (p.dst_offset * k) as u64,
                 stride: (p.src_stride * k) as u64,
@@ -182,12 +192,11 @@ impl CopyPlan {
 
     /// Designs and builds a copy with explicit tuning (benchmarks sweep these).
     pub fn with_tuning(device: &Device, problem: CopyProblem, tuning: CopyTuning) -> Result<Self> {
-        if tuning.threads == 0 || tuning.unroll == 0 || tuning.threads > device.info().max_threads_per_block {
+        if tuning.threads == 0 || tuning.threads > device.info().max_threads_per_block {
             return Err(Error::invalid(format!(
-                "copy tuning needs 1..={} threads and unroll >= 1, got {} threads, unroll {}",
+                "copy tuning needs 1..={} threads per block, got {}",
                 device.info().max_threads_per_block,
-                tuning.threads,
-                tuning.unroll
+                tuning.threads
             )));
         }
         let recipe = CopyRecipe::design(problem, tuning)?;
@@ -208,7 +217,7 @@ impl CopyPlan {
 /// Blocks for a pass: one per chunk, or a fixed number per multiprocessor that loop.
 fn grid_for(device: &Device, pass: &CopyPass) -> Grid {
     let t = pass.spec.tuning;
-    let chunk = t.threads as u64 * t.unroll as u64;
+    let chunk = t.threads as u64 * pass.spec.unroll as u64;
     let chunks = pass.n.div_ceil(chunk);
     let cap = if t.blocks_per_sm == 0 {
         i32::MAX as u64

@@ -259,10 +259,13 @@ fn driver_version() -> String {
         Ok(()) => format!("{}.{}", v / 1000, (v % 1000) / 10),
         Err(_) => "unknown".into(),
     };
+    // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  Release Build ...":
+    // the first word shaped like a version number.
     let module = std::fs::read_to_string("/proc/driver/nvidia/version").ok().and_then(|s| {
         let line = s.lines().next()?.to_owned();
-        let words: Vec<&str> = line.split_whitespace().collect();
-        words.iter().position(|w| *w == "Module").and_then(|i| words.get(i + 1)).map(|w| w.to_string())
+        line.split_whitespace()
+            .find(|w| w.contains('.') && w.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
+            .map(str::to_owned)
     });
     match module {
         Some(m) => format!("{api} (kernel module {m})"),
