@@ -28,3 +28,8 @@ pub mod reduce;
 pub use device::{Backend, Device, DeviceBuffer, DeviceInfo};
 pub use element::{Element, ScalarKind};
 pub use error::{Api, Error, Result};
+
+/// The README's example, compiled and run as a doctest so that it stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
