@@ -68,7 +68,7 @@ impl fmt::Display for ScalarKind {
 /// # Safety
 /// Implementors must be `repr(C)`-compatible plain data with no padding and no invalid bit
 /// patterns, because buffers are filled from raw device bytes.
-pub unsafe trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + 'static {
+pub unsafe trait Element: Copy + Default + Send + Sync + PartialEq + fmt::Debug + 'static {
     /// The matching scalar kind in the kernel dialect.
     const KIND: ScalarKind;
 }

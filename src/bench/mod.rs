@@ -104,7 +104,7 @@ pub(crate) fn progress(cfg: &BenchConfig, len: usize, what: &str) -> indicatif::
 /// Bytes as MiB / GiB for table cells.
 pub fn human_bytes(bytes: usize) -> String {
     const MIB: usize = 1 << 20;
-    if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
         format!("{} GiB", bytes >> 30)
     } else if bytes >= MIB {
         format!("{:.0} MiB", bytes as f64 / MIB as f64)

@@ -41,23 +41,8 @@ impl CopyKernelSpec {
         }
         w.line("");
 
-        let (what, src_index): (String, Box<dyn Fn(&str) -> String>) = match self.words_per_unit {
-            None => (
-                format!("dst[dst_off + i] = src[src_off + i] for i < n, in {}-byte words.", self.word_bytes),
-                Box::new(|i: &str| format!("src_off + {i}")),
-            ),
-            Some(1) => (
-                format!("dst[dst_off + i] = src[src_off + i * stride] for i < n: a gather of {}-byte elements.", self.word_bytes),
-                Box::new(|i: &str| format!("src_off + {i} * stride")),
-            ),
-            Some(k) => (
-                format!(
-                    "gather of units of {k} words of {} bytes: word i of dst (unit i / {k}, word i % {k}) comes from src[src_off + (i / {k}) * stride + i % {k}].",
-                    self.word_bytes
-                ),
-                Box::new(move |i: &str| format!("src_off + ({i} / {k}) * stride + {i} % {k}")),
-            ),
-        };
+        let what = self.describe();
+        let src_index = |i: &str| self.src_index(i);
         w.comment(&[
             &format!("{name}: {what}"),
             &format!("Block g moves chunks g, g + gridDim, ... of {unroll} x {threads} words. In a chunk, thread t"),
@@ -92,5 +77,26 @@ impl CopyKernelSpec {
         w.close();
 
         KernelSource { name: name.clone(), entry_points: vec![name], body: w.finish() }
+    }
+
+    /// What the kernel computes, for its header comment.
+    fn describe(&self) -> String {
+        let w = self.word_bytes;
+        match self.words_per_unit {
+            None => format!("dst[dst_off + i] = src[src_off + i] for i < n, in {w}-byte words."),
+            Some(1) => format!("dst[dst_off + i] = src[src_off + i * stride] for i < n: a gather of {w}-byte elements."),
+            Some(k) => format!(
+                "gather of units of {k} words of {w} bytes: word i of dst (unit i / {k}, word i % {k}) comes from src[src_off + (i / {k}) * stride + i % {k}]."
+            ),
+        }
+    }
+
+    /// The source index of destination word `i` (an expression in the kernel's variables).
+    fn src_index(&self, i: &str) -> String {
+        match self.words_per_unit {
+            None => format!("src_off + {i}"),
+            Some(1) => format!("src_off + {i} * stride"),
+            Some(k) => format!("src_off + ({i} / {k}) * stride + {i} % {k}"),
+        }
     }
 }

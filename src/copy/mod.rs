@@ -27,7 +27,7 @@ impl CopyPlan {
         // Buffers may hold the elements themselves or a smaller unit of them (bytes, say, for
         // 12-byte elements): lengths are compared in bytes.
         let unit = std::mem::size_of::<T>();
-        if p.elem_size % unit != 0 {
+        if !p.elem_size.is_multiple_of(unit) {
             return Err(Error::invalid(format!(
                 "plan copies {}-byte elements, which {} buffers ({unit}-byte) cannot hold whole: use u8 buffers",
                 p.elem_size,

@@ -190,9 +190,7 @@ impl Device {
 
     /// Copies `buf` to a new host vector.
     pub fn download<T: Element>(&self, buf: &DeviceBuffer<T>) -> Result<Vec<T>> {
-        let mut out = Vec::with_capacity(buf.len());
-        // SAFETY: Element types accept any bit pattern; every byte is overwritten below.
-        unsafe { out.set_len(buf.len()) };
+        let mut out = vec![T::default(); buf.len()];
         self.read_into(buf, &mut out)?;
         Ok(out)
     }

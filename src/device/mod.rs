@@ -262,33 +262,21 @@ impl Device {
         let key = &self.shared.compile_key;
         let cached = self.shared.disk.load(key, &source.name, &hash);
         let from_disk_cache = cached.is_some();
+        // A cached binary that no longer loads (say, a driver downgrade) is compiled afresh.
         let (kernels, binary) = match &self.shared.imp {
             Imp::Cuda(d) => {
-                let (module, binary) = match cached {
-                    Some(bin) => match d.load_binary(&bin) {
-                        Ok(m) => (m, None),
-                        Err(_) => d.compile(&source.name, &text, &self.shared.info.name)?,
-                    },
+                let (module, binary) = match cached.and_then(|bin| d.load_binary(&bin).ok()) {
+                    Some(m) => (m, None),
                     None => d.compile(&source.name, &text, &self.shared.info.name)?,
                 };
-                let mut kernels = HashMap::new();
-                for entry in &source.entry_points {
-                    let k = d.kernel(&module, entry)?;
-                    kernels.insert(entry.clone(), Kernel { name: entry.clone(), imp: KernelImp::Cuda(k) });
-                }
-                (kernels, binary)
+                (entry_kernels(source, |e| Ok(KernelImp::Cuda(d.kernel(&module, e)?)))?, binary)
             }
             Imp::OpenCl(d) => {
                 let (program, binary) = match cached.and_then(|bin| d.load_binary(&bin).ok()) {
                     Some(p) => (p, None),
                     None => d.compile(&source.name, &text, &self.shared.info.name)?,
                 };
-                let mut kernels = HashMap::new();
-                for entry in &source.entry_points {
-                    let k = d.kernel(&program, entry)?;
-                    kernels.insert(entry.clone(), Kernel { name: entry.clone(), imp: KernelImp::OpenCl(k) });
-                }
-                (kernels, binary)
+                (entry_kernels(source, |e| Ok(KernelImp::OpenCl(d.kernel(&program, e)?)))?, binary)
             }
         };
         if let Some(bin) = binary {
@@ -379,6 +367,15 @@ impl Device {
             Imp::OpenCl(d) => d.copy(src.opencl(), src_off, dst.opencl_mut(), dst_off, bytes),
         }
     }
+}
+
+/// The kernels a program's source lists as entry points, by name.
+fn entry_kernels(source: &KernelSource, mut get: impl FnMut(&str) -> Result<KernelImp>) -> Result<HashMap<String, Kernel>> {
+    source
+        .entry_points
+        .iter()
+        .map(|e| Ok((e.clone(), Kernel { name: e.clone(), imp: get(e)? })))
+        .collect()
 }
 
 impl fmt::Debug for Device {

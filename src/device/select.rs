@@ -46,7 +46,7 @@ fn enumerate_now() -> Found {
         Err(why) => Some(why),
     };
     let opencl_note = match opencl::device_ids() {
-        Ok(ids) if ids.is_empty() => Some("the OpenCL runtime lists no devices".to_owned()),
+        Ok([]) => Some("the OpenCL runtime lists no devices".to_owned()),
         Ok(ids) => {
             specs.extend((0..ids.len()).map(|index| DeviceSpec { backend: Backend::OpenCl, index }));
             None

@@ -63,24 +63,10 @@ pub trait Reducible: Element {
     type Sum: Element;
 }
 
-impl Reducible for f32 {
-    type Sum = f32;
+macro_rules! reducible {
+    ($($t:ty => $sum:ty),*) => { $(impl Reducible for $t { type Sum = $sum; })* };
 }
-impl Reducible for f64 {
-    type Sum = f64;
-}
-impl Reducible for i32 {
-    type Sum = i64;
-}
-impl Reducible for u32 {
-    type Sum = u64;
-}
-impl Reducible for i64 {
-    type Sum = i64;
-}
-impl Reducible for u64 {
-    type Sum = u64;
-}
+reducible!(f32 => f32, f64 => f64, i32 => i64, u32 => u64, i64 => i64, u64 => u64);
 
 /// Plans, runs and reads back one reduction (plans are cheap once their kernels are compiled).
 fn reduce_to_host<T: Reducible, A: Element>(op: ReduceOp, x: &DeviceBuffer<T>) -> Result<A> {
