@@ -79,8 +79,8 @@ run() {
             for tool in memcheck racecheck; do
                 for t in "$STAGE"/tests/*; do
                     echo "== $tool $(basename "$t")"
-                    COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_SMALL_TESTS=1 \
-                        compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 "$t" --test-threads 1 2>&1 | tail -n 8 || status=1
+                    COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_UNDER_SANITIZER=1 \
+                        timeout 240 compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 "$t" --test-threads 1 2>&1 | tail -n 8 || status=1
                 done
             done | tee "$OUT/sanitizer.txt"
             grep -q "ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]\|FAILED" "$OUT/sanitizer.txt" && status=1 ;;

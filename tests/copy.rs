@@ -120,6 +120,10 @@ fn bad_copies_are_errors() {
 
 #[test]
 fn plans_are_reusable_and_shareable_across_threads() {
+    if common::under_sanitizer() {
+        eprintln!("skipped under compute-sanitizer (see common::under_sanitizer)");
+        return;
+    }
     for d in common::devices() {
         let n = 100_003;
         let plan = CopyPlan::new(&d, CopyProblem::contiguous::<u32>(n)).unwrap();
