@@ -70,20 +70,26 @@ run() {
         info)
             { nvidia-smi; "$STAGE/coalesce" info; } 2>&1 | tee "$OUT/info.txt" ;;
         tests)
+            # (Loops piped into tee run in a subshell: failures are marked in the log with "!!".)
             for t in "$STAGE"/tests/*; do
                 echo "== $(basename "$t")"
-                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 "$t" --test-threads 4 2>&1 || status=1
+                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 timeout 540 "$t" --test-threads 4 2>&1 ||
+                    echo "!! $(basename "$t") exited with $?"
             done | tee "$OUT/tests.txt"
-            grep -q "FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
+            grep -q "^!!\|FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
         sanitizer)
             for tool in memcheck racecheck; do
                 for t in "$STAGE"/tests/*; do
                     echo "== $tool $(basename "$t")"
-                    COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_UNDER_SANITIZER=1 \
-                        timeout 240 compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 "$t" --test-threads 1 2>&1 | tail -n 8 || status=1
+                    log=$(COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_UNDER_SANITIZER=1 \
+                        timeout 240 compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 \
+                        "$t" --test-threads 1 2>&1)
+                    rc=$?
+                    echo "$log" | tail -n 8
+                    [ $rc -eq 0 ] || echo "!! $tool $(basename "$t") exited with $rc"
                 done
             done | tee "$OUT/sanitizer.txt"
-            grep -q "ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]\|FAILED" "$OUT/sanitizer.txt" && status=1 ;;
+            grep -q "^!!\|ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]\|FAILED" "$OUT/sanitizer.txt" && status=1 ;;
         bench)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench copy reduce transfer --csv /tmp/csv/bench.csv --markdown 2>&1 | tee "$OUT/bench.txt" ;;
