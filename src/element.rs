@@ -16,9 +16,29 @@ pub enum ScalarKind {
     U64,
     F32,
     F64,
+    /// Complex of two f32 (numpy complex64), `num_complex::Complex<f32>`.
+    C32,
+    /// Complex of two f64 (numpy complex128), `num_complex::Complex<f64>`.
+    C64,
 }
 
 impl ScalarKind {
+    /// Every kind, in the order of this enum.
+    pub const ALL: [ScalarKind; 12] = [
+        ScalarKind::I8,
+        ScalarKind::U8,
+        ScalarKind::I16,
+        ScalarKind::U16,
+        ScalarKind::I32,
+        ScalarKind::U32,
+        ScalarKind::I64,
+        ScalarKind::U64,
+        ScalarKind::F32,
+        ScalarKind::F64,
+        ScalarKind::C32,
+        ScalarKind::C64,
+    ];
+
     /// The type's name in Rust and in the kernel dialect.
     pub fn name(self) -> &'static str {
         match self {
@@ -32,6 +52,8 @@ impl ScalarKind {
             ScalarKind::U64 => "u64",
             ScalarKind::F32 => "f32",
             ScalarKind::F64 => "f64",
+            ScalarKind::C32 => "c32",
+            ScalarKind::C64 => "c64",
         }
     }
 
@@ -41,14 +63,21 @@ impl ScalarKind {
             ScalarKind::I8 | ScalarKind::U8 => 1,
             ScalarKind::I16 | ScalarKind::U16 => 2,
             ScalarKind::I32 | ScalarKind::U32 | ScalarKind::F32 => 4,
-            ScalarKind::I64 | ScalarKind::U64 | ScalarKind::F64 => 8,
+            ScalarKind::I64 | ScalarKind::U64 | ScalarKind::F64 | ScalarKind::C32 => 8,
+            ScalarKind::C64 => 16,
         }
     }
 
+    /// Real floating point (f32, f64).
     pub fn is_float(self) -> bool {
         matches!(self, ScalarKind::F32 | ScalarKind::F64)
     }
 
+    pub fn is_complex(self) -> bool {
+        matches!(self, ScalarKind::C32 | ScalarKind::C64)
+    }
+
+    /// Signed integers and real floats.
     pub fn is_signed(self) -> bool {
         matches!(
             self,
@@ -80,7 +109,8 @@ macro_rules! element {
 }
 
 element!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32,
-         i64 => I64, u64 => U64, f32 => F32, f64 => F64);
+         i64 => I64, u64 => U64, f32 => F32, f64 => F64,
+         num_complex::Complex<f32> => C32, num_complex::Complex<f64> => C64);
 
 /// View a slice of elements as bytes.
 pub(crate) fn as_bytes<T: Element>(data: &[T]) -> &[u8] {

@@ -23,10 +23,13 @@ pub mod device;
 mod element;
 mod error;
 pub mod kernel;
+pub mod npy;
 pub mod reduce;
 
 pub use device::{Backend, Device, DeviceBuffer, DeviceInfo};
 pub use element::{Element, ScalarKind};
+/// Complex element type of device buffers (re-exported from num-complex, as rustfft does).
+pub use num_complex::Complex;
 pub use error::{Api, Error, Result};
 
 /// The README's example, compiled and run as a doctest so that it stays true.

@@ -101,6 +101,25 @@ fn typed_gather_helper() {
 }
 
 #[test]
+fn complex_elements_copy_and_gather() {
+    use coalesce::Complex;
+    for d in common::devices() {
+        let host = random_vec::<Complex<f64>>(4099, 12);
+        let src = d.upload(&host).unwrap();
+        let mut every_third = d.alloc::<Complex<f64>>(1366).unwrap();
+        d.fill_bytes(&mut every_third, POISON).unwrap();
+        copy::gather(&src, 1, 3, &mut every_third).unwrap();
+        let want: Vec<Complex<f64>> = (0..1366).map(|i| host[1 + 3 * i]).collect();
+        assert!(every_third.to_vec().unwrap() == want, "{d}: complex128 gather");
+        let host = random_vec::<Complex<f32>>(1001, 13);
+        let src = d.upload(&host).unwrap();
+        let mut dst = d.alloc::<Complex<f32>>(1001).unwrap();
+        copy::copy(&src, &mut dst).unwrap();
+        assert!(dst.to_vec().unwrap() == host, "{d}: complex64 copy");
+    }
+}
+
+#[test]
 fn bad_copies_are_errors() {
     for d in common::devices() {
         let src = d.upload(&[1u32, 2, 3, 4]).unwrap();

@@ -24,6 +24,50 @@ fn upload_download_round_trip_every_type() {
         round_trip::<f32>(&d);
         round_trip::<i64>(&d);
         round_trip::<f64>(&d);
+        round_trip::<coalesce::Complex<f32>>(&d);
+        round_trip::<coalesce::Complex<f64>>(&d);
+    }
+}
+
+/// The dialect's complex types: (re, im) in .x and .y, laid out as num_complex / numpy.
+#[test]
+fn complex_types_in_the_dialect() {
+    use coalesce::Complex;
+    let src = KernelSource {
+        name: "complex_multiply_test".into(),
+        entry_points: vec!["cmul_c32".into(), "cmul_c64".into()],
+        body: r#"
+KERNEL void cmul_c32(GLOBAL c32* RESTRICT z, const GLOBAL c32* RESTRICT a, const GLOBAL c32* RESTRICT b, const u32 n)
+{
+    const u32 i = GROUP_ID() * LOCAL_SIZE() + LOCAL_ID();
+    if (i < n) { c32 r; r.x = a[i].x * b[i].x - a[i].y * b[i].y; r.y = a[i].x * b[i].y + a[i].y * b[i].x; z[i] = r; }
+}
+KERNEL void cmul_c64(GLOBAL c64* RESTRICT z, const GLOBAL c64* RESTRICT a, const GLOBAL c64* RESTRICT b, const u32 n)
+{
+    const u32 i = GROUP_ID() * LOCAL_SIZE() + LOCAL_ID();
+    if (i < n) { c64 r; r.x = a[i].x * b[i].x - a[i].y * b[i].y; r.y = a[i].x * b[i].y + a[i].y * b[i].x; z[i] = r; }
+}
+"#
+        .into(),
+    };
+    for d in common::devices() {
+        let program = d.build(&src).unwrap();
+        let n = 777u32;
+        let grid = Grid::linear(n.div_ceil(128), 128);
+        let (a, b) = (random_vec::<Complex<f32>>(n as usize, 1), random_vec::<Complex<f32>>(n as usize, 2));
+        let mut z = d.alloc::<Complex<f32>>(n as usize).unwrap();
+        let (da, db) = (d.upload(&a).unwrap(), d.upload(&b).unwrap());
+        d.launch(program.kernel("cmul_c32").unwrap(), grid, &[(&mut z).into(), (&da).into(), (&db).into(), n.into()]).unwrap();
+        for ((z, a), b) in z.to_vec().unwrap().iter().zip(&a).zip(&b) {
+            assert!((z - a * b).norm() <= 4.0 * f32::EPSILON, "{d}: {z} vs {}", a * b);
+        }
+        let (a, b) = (random_vec::<Complex<f64>>(n as usize, 3), random_vec::<Complex<f64>>(n as usize, 4));
+        let mut z = d.alloc::<Complex<f64>>(n as usize).unwrap();
+        let (da, db) = (d.upload(&a).unwrap(), d.upload(&b).unwrap());
+        d.launch(program.kernel("cmul_c64").unwrap(), grid, &[(&mut z).into(), (&da).into(), (&db).into(), n.into()]).unwrap();
+        for ((z, a), b) in z.to_vec().unwrap().iter().zip(&a).zip(&b) {
+            assert!((z - a * b).norm() <= 4.0 * f64::EPSILON, "{d}: {z} vs {}", a * b);
+        }
     }
 }
 

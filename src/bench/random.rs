@@ -32,6 +32,19 @@ macro_rules! random_int {
 }
 random_int!(i8, u8, i16, u16, i32, u32, i64, u64);
 
+/// Complex: real and imaginary parts uniform in [-1, 1), from the two halves of one draw
+/// (f32) or from two draws (f64).
+impl Random for num_complex::Complex<f32> {
+    fn from_bits(bits: u64) -> Self {
+        num_complex::Complex::new(<f32 as Random>::from_bits(bits), <f32 as Random>::from_bits(bits << 32))
+    }
+}
+impl Random for num_complex::Complex<f64> {
+    fn from_bits(bits: u64) -> Self {
+        num_complex::Complex::new(<f64 as Random>::from_bits(bits), <f64 as Random>::from_bits(splitmix64(bits)))
+    }
+}
+
 /// `len` random values from `seed`, generated on all cores.
 pub fn random_vec<T: Random>(len: usize, seed: u64) -> Vec<T> {
     let mut out: Vec<T> = Vec::with_capacity(len);

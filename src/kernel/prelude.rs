@@ -35,6 +35,9 @@ typedef double2 f64x2;
 typedef longlong2 i64x2;
 typedef ulonglong2 u64x2;
 typedef uint2 u32x2;
+/* complex numbers: (re, im) in .x and .y, as numpy's complex64 / complex128 lay them out */
+typedef float2 c32;
+typedef double2 c64;
 #define F32_INF __int_as_float(0x7f800000)
 #define F64_INF __longlong_as_double(0x7ff0000000000000LL)
 #else
@@ -68,6 +71,8 @@ typedef double2 f64x2;
 typedef long2 i64x2;
 typedef ulong2 u64x2;
 typedef uint2 u32x2;
+typedef float2 c32;
+typedef double2 c64;
 #define F32_INF INFINITY
 #define F64_INF HUGE_VAL
 #endif
