@@ -44,12 +44,12 @@ for line in sys.stdin:
     echo "  bash $STAGE/gpu.sh run"
 }
 
-# Where NVRTC lives on the GPU image: the toolkit, or a Python wheel.
-find_nvrtc_dir() {
+# Folder of a CUDA library (nvrtc, cufft) on the GPU image: the toolkit's, or a Python wheel's.
+find_cuda_lib_dir() {
     for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
-        ls "$d"/libnvrtc.so* >/dev/null 2>&1 && { echo "$d"; return; }
+        ls "$d"/lib"$1".so* >/dev/null 2>&1 && { echo "$d"; return; }
     done
-    f=$(find / -xdev -name 'libnvrtc.so*' -not -path '*/proc/*' 2>/dev/null | head -1)
+    f=$(find / -xdev -name "lib$1.so*" -not -path '*/proc/*' 2>/dev/null | head -1)
     [ -n "$f" ] && dirname "$f"
 }
 
@@ -57,7 +57,7 @@ run() {
     local steps="${*:-info tests sanitizer bench sweep}"
     OUT=${OUT:-/tmp/coalesce-out}
     mkdir -p "$OUT"
-    export LD_LIBRARY_PATH="$(find_nvrtc_dir):${LD_LIBRARY_PATH:-}"
+    export LD_LIBRARY_PATH="$(find_cuda_lib_dir nvrtc):$(find_cuda_lib_dir cufft):${LD_LIBRARY_PATH:-}"
     export COALESCE_CACHE=/tmp/coalesce-kernel-cache
     # OpenCL through the carried loader; the NVIDIA ICD if the driver ships libnvidia-opencl.
     if ldconfig -p | grep -q libnvidia-opencl.so.1; then

@@ -62,6 +62,7 @@ pub enum Api {
     CudaDriver,
     Nvrtc,
     OpenCl,
+    Cufft,
 }
 
 impl fmt::Display for Api {
@@ -70,6 +71,7 @@ impl fmt::Display for Api {
             Api::CudaDriver => "CUDA driver",
             Api::Nvrtc => "NVRTC",
             Api::OpenCl => "OpenCL",
+            Api::Cufft => "cuFFT",
         })
     }
 }

@@ -87,9 +87,14 @@ impl CudaDevice {
         Ok((CudaDevice { ctx, dev, stream, arch_option }, info))
     }
 
-    fn bind(&self) -> Result<()> {
+    pub(super) fn bind(&self) -> Result<()> {
         // SAFETY: ctx is the retained primary context of a live device.
         check(unsafe { cu::ctx::set_current(self.ctx) }, "cuCtxSetCurrent")
+    }
+
+    /// The device's one stream, for libraries that queue work beside ours (cuFFT).
+    pub(super) fn stream(&self) -> sys::CUstream {
+        self.stream
     }
 
     pub(super) fn compile_options(&self) -> Vec<String> {

@@ -7,6 +7,7 @@
 
 mod buffer;
 mod cuda;
+mod cufft;
 mod launch;
 mod opencl;
 mod select;
@@ -16,6 +17,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 
 pub use buffer::{DeviceBuffer, PinnedHostBuffer, RawBuffer};
+pub use cufft::{CufftKind, CufftPlan};
 pub use launch::{Arg, Grid};
 pub use select::DeviceSpec;
 

@@ -1,0 +1,207 @@
+//! cuFFT on a coalesce CUDA device: the reference our FFTs are measured and checked against,
+//! run on the same buffers and the same stream. CUDA only; libcufft is loaded at run time.
+
+use std::sync::Mutex;
+
+use cudarc::cufft::result as fft;
+use cudarc::cufft::sys;
+
+use super::{Device, DeviceBuffer, Imp};
+use crate::element::{Element, ScalarKind};
+use crate::error::{Api, Error, Result};
+
+/// The six cuFFT transform types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CufftKind {
+    /// complex64 to complex64
+    C2C,
+    /// complex128 to complex128
+    Z2Z,
+    /// float32 to complex64 (half spectrum)
+    R2C,
+    /// complex64 (half spectrum) to float32
+    C2R,
+    /// float64 to complex128
+    D2Z,
+    /// complex128 to float64
+    Z2D,
+}
+
+impl CufftKind {
+    /// Element kinds of the input and output buffers.
+    pub fn elements(self) -> (ScalarKind, ScalarKind) {
+        use ScalarKind as K;
+        match self {
+            CufftKind::C2C => (K::C32, K::C32),
+            CufftKind::Z2Z => (K::C64, K::C64),
+            CufftKind::R2C => (K::F32, K::C32),
+            CufftKind::C2R => (K::C32, K::F32),
+            CufftKind::D2Z => (K::F64, K::C64),
+            CufftKind::Z2D => (K::C64, K::F64),
+        }
+    }
+
+    fn sys(self) -> sys::cufftType {
+        match self {
+            CufftKind::C2C => sys::cufftType::CUFFT_C2C,
+            CufftKind::Z2Z => sys::cufftType::CUFFT_Z2Z,
+            CufftKind::R2C => sys::cufftType::CUFFT_R2C,
+            CufftKind::C2R => sys::cufftType::CUFFT_C2R,
+            CufftKind::D2Z => sys::cufftType::CUFFT_D2Z,
+            CufftKind::Z2D => sys::cufftType::CUFFT_Z2D,
+        }
+    }
+}
+
+fn check<T>(r: std::result::Result<T, fft::CufftError>, call: &'static str) -> Result<T> {
+    r.map_err(|e| Error::Backend { api: Api::Cufft, call, message: format!("{:?}", e.0) })
+}
+
+/// A batched, contiguous cuFFT plan (`cufftPlanMany` with default layouts): `batch`
+/// transforms of shape `dims`, row-major, real sides of `prod(dims)` elements and complex
+/// sides with the last dimension halved to `n/2 + 1`, as numpy and cuFFT lay them out.
+pub struct CufftPlan {
+    device: Device,
+    /// Executions of one cuFFT handle must not overlap.
+    handle: Mutex<sys::cufftHandle>,
+    kind: CufftKind,
+    input_len: usize,
+    output_len: usize,
+}
+
+// SAFETY: the handle is used under its mutex; cuFFT handles may move between threads.
+unsafe impl Send for CufftPlan {}
+unsafe impl Sync for CufftPlan {}
+
+impl CufftPlan {
+    pub fn new(device: &Device, kind: CufftKind, dims: &[usize], batch: usize) -> Result<Self> {
+        let Imp::Cuda(cuda) = &device.shared.imp else {
+            return Err(Error::invalid(format!("cuFFT needs a CUDA device; {device} is not one")));
+        };
+        // SAFETY: only probes whether the library can be opened.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(Error::Backend {
+                api: Api::Cufft,
+                call: "dlopen(libcufft)",
+                message: "libcufft was not found: add the CUDA toolkit's lib64 folder to LD_LIBRARY_PATH".into(),
+            });
+        }
+        if dims.is_empty() || dims.len() > 3 || dims.contains(&0) || batch == 0 {
+            return Err(Error::invalid(format!("cuFFT plans take 1 to 3 non-zero dimensions and batch >= 1, got {dims:?} x {batch}")));
+        }
+        let too_big = || Error::invalid(format!("cuFFT plan of {dims:?} x {batch} exceeds 32-bit sizes"));
+        let mut n: Vec<i32> = dims.iter().map(|&d| i32::try_from(d).map_err(|_| too_big())).collect::<Result<_>>()?;
+        let batch_i = i32::try_from(batch).map_err(|_| too_big())?;
+        let real: usize = dims.iter().product();
+        let half = real / dims[dims.len() - 1] * (dims[dims.len() - 1] / 2 + 1);
+        let (input_len, output_len) = match kind {
+            CufftKind::C2C | CufftKind::Z2Z => (real * batch, real * batch),
+            CufftKind::R2C | CufftKind::D2Z => (real * batch, half * batch),
+            CufftKind::C2R | CufftKind::Z2D => (half * batch, real * batch),
+        };
+        cuda.bind()?;
+        // SAFETY: n holds dims.len() sizes; null embeds ask for the default contiguous layout.
+        let handle = check(
+            unsafe {
+                fft::plan_many(n.len() as i32, n.as_mut_ptr(), std::ptr::null_mut(), 1, 0, std::ptr::null_mut(), 1, 0, kind.sys(), batch_i)
+            },
+            "cufftPlanMany",
+        )?;
+        // SAFETY: a live plan and the device's live stream.
+        if let Err(e) = check(unsafe { fft::set_stream(handle, cuda.stream() as _) }, "cufftSetStream") {
+            let _ = unsafe { fft::destroy(handle) };
+            return Err(e);
+        }
+        Ok(CufftPlan { device: device.clone(), handle: Mutex::new(handle), kind, input_len, output_len })
+    }
+
+    /// Elements the input and output buffers hold.
+    pub fn lens(&self) -> (usize, usize) {
+        (self.input_len, self.output_len)
+    }
+
+    /// Queues the transform from `input` to `output` (unnormalised in both directions, as
+    /// cuFFT does). `inverse` applies to complex-to-complex plans only.
+    pub fn execute<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>, inverse: bool) -> Result<()> {
+        self.check_buffers(I::KIND, input.len(), O::KIND, output.len())?;
+        self.device.check_owns(input.raw())?;
+        self.device.check_owns(output.raw())?;
+        // cuFFT's out-of-place complex-to-real transforms overwrite their input, which is
+        // borrowed shared here: those go through `execute_destroying_input`.
+        if matches!(self.kind, CufftKind::C2R | CufftKind::Z2D) {
+            return Err(Error::invalid(
+                "cuFFT's complex-to-real transforms overwrite their input: use execute_destroying_input",
+            ));
+        }
+        self.run(input.raw().cuda().ptr, output.raw().cuda().ptr, inverse)
+    }
+
+    /// Queues the transform in place (complex-to-real and real-to-complex need a buffer
+    /// of the larger of the two sides, viewed as the input type).
+    pub fn execute_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>, inverse: bool) -> Result<()> {
+        let (i, o) = self.kind.elements();
+        let need = (self.input_len * i.size()).max(self.output_len * o.size());
+        self.device.check_owns(data.raw())?;
+        if T::KIND != i || data.size_bytes() < need {
+            return Err(Error::invalid(format!(
+                "in-place cuFFT {:?} needs a {i} buffer of at least {need} bytes, got {} x {}",
+                self.kind,
+                data.len(),
+                T::KIND
+            )));
+        }
+        let p = data.raw().cuda().ptr;
+        self.run(p, p, inverse)
+    }
+
+    /// Queues a complex-to-real transform that may overwrite `input` (cuFFT's own contract).
+    pub fn execute_destroying_input<I: Element, O: Element>(&self, input: &mut DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+        self.check_buffers(I::KIND, input.len(), O::KIND, output.len())?;
+        self.device.check_owns(input.raw())?;
+        self.device.check_owns(output.raw())?;
+        self.run(input.raw().cuda().ptr, output.raw().cuda().ptr, false)
+    }
+
+    fn check_buffers(&self, ik: ScalarKind, il: usize, ok: ScalarKind, ol: usize) -> Result<()> {
+        let (i, o) = self.kind.elements();
+        if ik != i || ok != o {
+            return Err(Error::invalid(format!("cuFFT {:?} maps {i} to {o}; buffers hold {ik} and {ok}", self.kind)));
+        }
+        if il != self.input_len {
+            return Err(Error::LengthMismatch { what: "cuFFT input".into(), expected: self.input_len, got: il });
+        }
+        if ol != self.output_len {
+            return Err(Error::LengthMismatch { what: "cuFFT output".into(), expected: self.output_len, got: ol });
+        }
+        Ok(())
+    }
+
+    fn run(&self, input: u64, output: u64, inverse: bool) -> Result<()> {
+        let Imp::Cuda(cuda) = &self.device.shared.imp else { unreachable!("checked at plan creation") };
+        cuda.bind()?;
+        let handle = *self.handle.lock().unwrap();
+        let dir = if inverse { 1 } else { -1 }; // CUFFT_INVERSE, CUFFT_FORWARD
+        // SAFETY: pointers are live device buffers of the plan's sizes (checked by callers).
+        let r = unsafe {
+            match self.kind {
+                CufftKind::C2C => fft::exec_c2c(handle, input as _, output as _, dir),
+                CufftKind::Z2Z => fft::exec_z2z(handle, input as _, output as _, dir),
+                CufftKind::R2C => fft::exec_r2c(handle, input as _, output as _),
+                CufftKind::C2R => fft::exec_c2r(handle, input as _, output as _),
+                CufftKind::D2Z => fft::exec_d2z(handle, input as _, output as _),
+                CufftKind::Z2D => fft::exec_z2d(handle, input as _, output as _),
+            }
+        };
+        check(r, "cufftExec")
+    }
+}
+
+impl Drop for CufftPlan {
+    fn drop(&mut self) {
+        if let Imp::Cuda(cuda) = &self.device.shared.imp {
+            let _ = cuda.bind();
+            // SAFETY: the handle was created by cufftPlanMany and is not used after this.
+            let _ = unsafe { fft::destroy(*self.handle.get_mut().unwrap()) };
+        }
+    }
+}
