@@ -198,3 +198,27 @@ fn buffers_of_another_device_are_refused() {
     let e = coalesce::copy::copy(&x, &mut y).unwrap_err();
     assert!(matches!(e, Error::WrongDevice { .. }), "{e}");
 }
+
+#[test]
+fn many_programs_build_in_parallel() {
+    let sources: Vec<KernelSource> = (0..12u32)
+        .map(|k| KernelSource {
+            name: format!("parallel_build_{k}"),
+            entry_points: vec![format!("parallel_build_{k}")],
+            body: format!("KERNEL void parallel_build_{k}(GLOBAL u32* x) {{ x[LOCAL_ID()] = {k}u * 1000u + LOCAL_ID(); }}\n"),
+        })
+        .collect();
+    for d in common::devices() {
+        let programs = d.build_all(&sources).unwrap();
+        for (k, p) in programs.iter().enumerate() {
+            let mut buf = d.alloc::<u32>(32).unwrap();
+            d.launch(p.kernel(&format!("parallel_build_{k}")).unwrap(), Grid::linear(1, 32), &[(&mut buf).into()]).unwrap();
+            let want: Vec<u32> = (0..32).map(|i| k as u32 * 1000 + i).collect();
+            assert_eq!(buf.to_vec().unwrap(), want, "{d}: program {k}");
+        }
+        let mut with_broken = sources.clone();
+        with_broken[5].body = "KERNEL void parallel_build_5(GLOBAL u32* x) { oops; }\n".into();
+        with_broken[5].name = "parallel_build_broken".into();
+        assert!(matches!(d.build_all(&with_broken), Err(Error::Compile { kernel, .. }) if kernel == "parallel_build_broken"));
+    }
+}

@@ -289,6 +289,27 @@ impl Device {
         Ok(program)
     }
 
+    /// Builds many programs on all host cores (NVRTC and OpenCL compilers are thread-safe):
+    /// a sweep over thousands of generated kernels spends seconds in the compiler, not
+    /// minutes. Results are in the order of `sources`; the first failure is returned.
+    pub fn build_all(&self, sources: &[KernelSource]) -> Result<Vec<Arc<Program>>> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(sources.len()).max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let mut built: Vec<Option<Result<Arc<Program>>>> = (0..sources.len()).map(|_| None).collect();
+        let slots = Mutex::new(&mut built);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(source) = sources.get(i) else { break };
+                    let r = self.build(source);
+                    slots.lock().unwrap()[i] = Some(r);
+                });
+            }
+        });
+        built.into_iter().map(|r| r.expect("every index is claimed by one worker")).collect()
+    }
+
     fn backend_source_ext(&self) -> &'static str {
         match self.backend() {
             Backend::Cuda => "cu",
