@@ -34,6 +34,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     }
     let (t, gbps) = driver_copy_gbps(device, size, timing)?;
     table.row(vec!["device to device (read + write)".into(), "-".into(), human_bytes(size), format!("{:.3}", t.median_ms), format!("{gbps:.1}")]);
+    pb.inc(1);
     pb.finish_and_clear();
     Ok(vec![table])
 }

@@ -57,7 +57,6 @@ pub fn run() -> Result<()> {
             let device = Device::select(cli.device.as_deref())?;
             let cfg = BenchConfig { quick, sweep, progress: true };
             print_device_header(&device);
-            let mut all = Vec::new();
             for suite in &suites {
                 let tables = suite.run(&device, &cfg)?;
                 for (i, t) in tables.iter().enumerate() {
@@ -71,7 +70,6 @@ pub fn run() -> Result<()> {
                         eprintln!("wrote {}", path.display());
                     }
                 }
-                all.extend(tables);
             }
             Ok(())
         }

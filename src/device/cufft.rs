@@ -179,7 +179,9 @@ impl CufftPlan {
     fn run(&self, input: u64, output: u64, inverse: bool) -> Result<()> {
         let Imp::Cuda(cuda) = &self.device.shared.imp else { unreachable!("checked at plan creation") };
         cuda.bind()?;
-        let handle = *self.handle.lock().unwrap();
+        // Held until the transform is queued: one handle, one execution at a time.
+        let guard = self.handle.lock().unwrap();
+        let handle = *guard;
         let dir = if inverse { 1 } else { -1 }; // CUFFT_INVERSE, CUFFT_FORWARD
         // SAFETY: pointers are live device buffers of the plan's sizes (checked by callers).
         let r = unsafe {
@@ -192,6 +194,7 @@ impl CufftPlan {
                 CufftKind::Z2D => fft::exec_z2d(handle, input as _, output as _),
             }
         };
+        drop(guard);
         check(r, "cufftExec")
     }
 }

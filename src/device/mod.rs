@@ -263,19 +263,25 @@ impl Device {
         dump_source(&source.name, self.backend_source_ext(), &text);
         let key = &self.shared.compile_key;
         let cached = self.shared.disk.load(key, &source.name, &hash);
-        let from_disk_cache = cached.is_some();
+        let mut from_disk_cache = false;
         // A cached binary that no longer loads (say, a driver downgrade) is compiled afresh.
         let (kernels, binary) = match &self.shared.imp {
             Imp::Cuda(d) => {
                 let (module, binary) = match cached.and_then(|bin| d.load_binary(&bin).ok()) {
-                    Some(m) => (m, None),
+                    Some(m) => {
+                        from_disk_cache = true;
+                        (m, None)
+                    }
                     None => d.compile(&source.name, &text, &self.shared.info.name)?,
                 };
                 (entry_kernels(source, |e| Ok(KernelImp::Cuda(d.kernel(&module, e)?)))?, binary)
             }
             Imp::OpenCl(d) => {
                 let (program, binary) = match cached.and_then(|bin| d.load_binary(&bin).ok()) {
-                    Some(p) => (p, None),
+                    Some(p) => {
+                        from_disk_cache = true;
+                        (p, None)
+                    }
                     None => d.compile(&source.name, &text, &self.shared.info.name)?,
                 };
                 (entry_kernels(source, |e| Ok(KernelImp::OpenCl(d.kernel(&program, e)?)))?, binary)
