@@ -106,6 +106,8 @@ fn cufft_misuse_is_an_error() {
         }
         assert!(CufftPlan::new(&d, CufftKind::C2C, &[0], 1).is_err());
         assert!(CufftPlan::new(&d, CufftKind::C2C, &[8], 0).is_err());
+        let huge = CufftPlan::new(&d, CufftKind::C2C, &[1 << 30, 1 << 30, 1 << 30], 1 << 30).err().expect("2^120 elements");
+        assert!(huge.to_string().contains("exceed"), "{huge}");
         let plan = CufftPlan::new(&d, CufftKind::C2C, &[8], 2).unwrap();
         let input = d.alloc::<Complex<f32>>(16).unwrap();
         let mut short = d.alloc::<Complex<f32>>(15).unwrap();

@@ -42,7 +42,6 @@ impl CopyKernelSpec {
         w.line("");
 
         let what = self.describe();
-        let src_index = |i: &str| self.src_index(i);
         w.comment(&[
             &format!("{name}: {what}"),
             &format!("Block g moves chunks g, g + gridDim, ... of {unroll} x {threads} words. In a chunk, thread t"),
@@ -59,7 +58,7 @@ impl CopyKernelSpec {
         w.line("/* the whole chunk is in range: straight-line loads, then stores */");
         for j in 0..unroll {
             let idx = if j == 0 { "i".to_owned() } else { format!("(i + {})", j * threads) };
-            w.line(format!("const {word} v{j} = LOAD_ONCE(&src[{}]);", src_index(&idx)));
+            w.line(format!("const {word} v{j} = LOAD_ONCE(&src[{}]);", self.src_index(&idx)));
         }
         for j in 0..unroll {
             let idx = if j == 0 { "i".to_owned() } else { format!("i + {}", j * threads) };
@@ -70,7 +69,7 @@ impl CopyKernelSpec {
         w.line("/* the last, partial chunk */");
         w.open(format!("for (u32 j = 0; j < {unroll}; ++j)"));
         w.line(format!("const u64 k = i + (u64)j * {threads};"));
-        w.line(format!("if (k < n) dst[dst_off + k] = src[{}];", src_index("k")));
+        w.line(format!("if (k < n) dst[dst_off + k] = src[{}];", self.src_index("k")));
         w.close();
         w.close();
         w.close();

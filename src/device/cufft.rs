@@ -89,15 +89,16 @@ impl CufftPlan {
         if dims.is_empty() || dims.len() > 3 || dims.contains(&0) || batch == 0 {
             return Err(Error::invalid(format!("cuFFT plans take 1 to 3 non-zero dimensions and batch >= 1, got {dims:?} x {batch}")));
         }
-        let too_big = || Error::invalid(format!("cuFFT plan of {dims:?} x {batch} exceeds 32-bit sizes"));
+        let too_big = || Error::invalid(format!("cuFFT plan of {dims:?} x {batch}: sizes exceed what cuFFT's 32-bit plans or 64-bit addressing hold"));
         let mut n: Vec<i32> = dims.iter().map(|&d| i32::try_from(d).map_err(|_| too_big())).collect::<Result<_>>()?;
         let batch_i = i32::try_from(batch).map_err(|_| too_big())?;
-        let real: usize = dims.iter().product();
-        let half = real / dims[dims.len() - 1] * (dims[dims.len() - 1] / 2 + 1);
+        let last = dims[dims.len() - 1];
+        let real = dims.iter().try_fold(batch, |acc, &d| acc.checked_mul(d)).ok_or_else(too_big)?;
+        let half = real / last * (last / 2 + 1);
         let (input_len, output_len) = match kind {
-            CufftKind::C2C | CufftKind::Z2Z => (real * batch, real * batch),
-            CufftKind::R2C | CufftKind::D2Z => (real * batch, half * batch),
-            CufftKind::C2R | CufftKind::Z2D => (half * batch, real * batch),
+            CufftKind::C2C | CufftKind::Z2Z => (real, real),
+            CufftKind::R2C | CufftKind::D2Z => (real, half),
+            CufftKind::C2R | CufftKind::Z2D => (half, real),
         };
         cuda.bind()?;
         // SAFETY: n holds dims.len() sizes; null embeds ask for the default contiguous layout.
@@ -123,9 +124,7 @@ impl CufftPlan {
     /// Queues the transform from `input` to `output` (unnormalised in both directions, as
     /// cuFFT does). `inverse` applies to complex-to-complex plans only.
     pub fn execute<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>, inverse: bool) -> Result<()> {
-        self.check_buffers(I::KIND, input.len(), O::KIND, output.len())?;
-        self.device.check_owns(input.raw())?;
-        self.device.check_owns(output.raw())?;
+        self.check_buffers(input, output)?;
         // cuFFT's out-of-place complex-to-real transforms overwrite their input, which is
         // borrowed shared here: those go through `execute_destroying_input`.
         if matches!(self.kind, CufftKind::C2R | CufftKind::Z2D) {
@@ -156,13 +155,15 @@ impl CufftPlan {
 
     /// Queues a complex-to-real transform that may overwrite `input` (cuFFT's own contract).
     pub fn execute_destroying_input<I: Element, O: Element>(&self, input: &mut DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
-        self.check_buffers(I::KIND, input.len(), O::KIND, output.len())?;
-        self.device.check_owns(input.raw())?;
-        self.device.check_owns(output.raw())?;
+        self.check_buffers(input, output)?;
         self.run(input.raw().cuda().ptr, output.raw().cuda().ptr, false)
     }
 
-    fn check_buffers(&self, ik: ScalarKind, il: usize, ok: ScalarKind, ol: usize) -> Result<()> {
+    /// Out-of-place buffers: on this device, of the plan's element types and lengths.
+    fn check_buffers<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &DeviceBuffer<O>) -> Result<()> {
+        self.device.check_owns(input.raw())?;
+        self.device.check_owns(output.raw())?;
+        let (ik, il, ok, ol) = (I::KIND, input.len(), O::KIND, output.len());
         let (i, o) = self.kind.elements();
         if ik != i || ok != o {
             return Err(Error::invalid(format!("cuFFT {:?} maps {i} to {o}; buffers hold {ik} and {ok}", self.kind)));
