@@ -8,10 +8,14 @@
 #
 # `run` steps, all by default, or name some: info tests sanitizer bench sweep
 #   info       nvidia-smi and `coalesce info`
-#   tests      every integration test binary, on every device, with the exhaustive sweeps on
+#   tests      every integration test binary (or those $TESTS names, a glob), on every device,
+#              with the exhaustive sweeps on
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
 #   bench      `coalesce bench copy reduce transfer` with CSV
 #   sweep      the copy kernel's tuning sweep
+#   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
+#              extra arguments from $FFT_ARGS (e.g. "--suite sweep --sizes 2..512")
+#   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
 set -u
 cd "$(dirname "$0")/.."
 STAGE=.gpu
@@ -71,7 +75,7 @@ run() {
             { nvidia-smi; "$STAGE/coalesce" info; } 2>&1 | tee "$OUT/info.txt" ;;
         tests)
             # (Loops piped into tee run in a subshell: failures are marked in the log with "!!".)
-            for t in "$STAGE"/tests/*; do
+            for t in "$STAGE"/tests/${TESTS:-*}; do
                 echo "== $(basename "$t")"
                 COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 timeout 540 "$t" --test-threads 4 2>&1 ||
                     echo "!! $(basename "$t") exited with $?"
@@ -79,7 +83,7 @@ run() {
             grep -q "^!!\|FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
         sanitizer)
             for tool in memcheck racecheck; do
-                for t in "$STAGE"/tests/*; do
+                for t in "$STAGE"/tests/${TESTS:-*}; do
                     echo "== $tool $(basename "$t")"
                     log=$(COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_UNDER_SANITIZER=1 \
                         timeout 240 compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 \
@@ -100,8 +104,15 @@ run() {
         sweep)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench copy --sweep --csv /tmp/csv/sweep.csv 2>&1 | tail -n 40 | tee "$OUT/sweep.txt" ;;
+        fft)
+            mkdir -p /tmp/csv
+            # shellcheck disable=SC2086
+            "$STAGE/coalesce" bench fft ${FFT_ARGS:-} --csv /tmp/csv/fft.csv --markdown 2>&1 | tee "$OUT/fft.txt" ;;
+        accuracy)
+            mkdir -p /tmp/csv
+            "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft accuracy"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.
@@ -113,5 +124,5 @@ run() {
 case "${1:-}" in
 stage) stage ;;
 run) shift; run "$@" ;;
-*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep]"; exit 2 ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft accuracy]"; exit 2 ;;
 esac

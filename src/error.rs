@@ -24,6 +24,10 @@ pub enum Error {
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
 
+    /// A combination the library does not handle (yet), or one this device cannot run.
+    #[error("not supported: {0}")]
+    Unsupported(String),
+
     /// A buffer from another device was handed to this one.
     #[error("buffer belongs to device '{buffer_device}', but the operation runs on '{device}': upload it to that device first")]
     WrongDevice { device: String, buffer_device: String },

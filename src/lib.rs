@@ -22,6 +22,7 @@ pub mod copy;
 pub mod device;
 mod element;
 mod error;
+pub mod fft;
 pub mod kernel;
 pub mod npy;
 pub mod reduce;

@@ -77,3 +77,63 @@ fn no_device_at_all_says_what_to_install() {
     assert!(err.contains("no compute device found") && err.contains("pocl-opencl-icd"), "{err}");
     let _ = std::fs::remove_dir_all(&empty);
 }
+
+/// `coalesce fft` on .npy files: numpy's fft, rfft and irfft semantics (n, norm, batching over
+/// the leading axes), checked against rustfft in f64.
+#[test]
+fn fft_command_transforms_the_last_axis_like_numpy() {
+    use coalesce::fft::reference;
+    use coalesce::npy::NpyArray;
+    use coalesce::Complex;
+    let id = common::devices()[0].id();
+    let dir = std::env::temp_dir().join(format!("coalesce-cli-fft-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let run = |args: &[&str]| {
+        let mut all = vec!["--device", id.as_str(), "fft"];
+        all.extend_from_slice(args);
+        let o = coalesce(&all).output().unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "coalesce fft {args:?}: {out}\n{err}");
+    };
+    let err_of = |x: Vec<Complex<f64>>, y: Vec<Complex<f64>>| reference::relative_l2_error(x, y);
+
+    // complex64 [2, 3, 20]: forward, unscaled (numpy's default norm)
+    let x: Vec<Complex<f32>> = coalesce::bench::random::random_vec(120, 1);
+    NpyArray::new(vec![2, 3, 20], &x).unwrap().write(path("x.npy")).unwrap();
+    run(&[&path("x.npy"), &path("y.npy")]);
+    let y = NpyArray::read(path("y.npy")).unwrap();
+    assert_eq!((y.shape.clone(), y.dtype), (vec![2, 3, 20], coalesce::ScalarKind::C32));
+    let wide: Vec<Complex<f64>> = x.iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect();
+    let got: Vec<Complex<f64>> = y.to_vec::<Complex<f32>>().unwrap().iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect();
+    assert!(err_of(got, reference::c2c(&wide, 20, false)) < 1e-6);
+
+    // --n 25 zero-pads each row, --inverse --norm ortho scales by 1/sqrt(25)
+    run(&[&path("x.npy"), &path("z.npy"), "--n", "25", "--inverse", "--norm", "ortho"]);
+    let z = NpyArray::read(path("z.npy")).unwrap();
+    assert_eq!(z.shape, vec![2, 3, 25]);
+    let padded: Vec<Complex<f64>> = wide.chunks(20).flat_map(|r| r.iter().copied().chain(std::iter::repeat(Complex::new(0.0, 0.0)).take(5))).collect();
+    let want: Vec<Complex<f64>> = reference::c2c(&padded, 25, true).into_iter().map(|v| v / 5.0).collect();
+    let got: Vec<Complex<f64>> = z.to_vec::<Complex<f32>>().unwrap().iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect();
+    assert!(err_of(got, want) < 1e-6);
+
+    // float64 rfft, then irfft with an odd n: the precision is kept
+    let r: Vec<f64> = coalesce::bench::random::random_vec(4 * 21, 2);
+    NpyArray::new(vec![4, 21], &r).unwrap().write(path("r.npy")).unwrap();
+    run(&[&path("r.npy"), &path("h.npy"), "--real"]);
+    let h = NpyArray::read(path("h.npy")).unwrap();
+    assert_eq!((h.shape.clone(), h.dtype), (vec![4, 11], coalesce::ScalarKind::C64));
+    assert!(err_of(h.to_vec::<Complex<f64>>().unwrap(), reference::r2c(&r, 21)) < 1e-14);
+    run(&[&path("h.npy"), &path("back.npy"), "--real", "--inverse", "--n", "21"]);
+    let back = NpyArray::read(path("back.npy")).unwrap();
+    assert_eq!((back.shape.clone(), back.dtype), (vec![4, 21], coalesce::ScalarKind::F64));
+    let back: Vec<f64> = back.to_vec().unwrap();
+    assert!(back.iter().zip(&r).all(|(a, b)| (a - b).abs() < 1e-13));
+
+    // wrong dtype: a clear message naming what --real takes
+    let o = coalesce(&["--device", &id, "fft", &path("x.npy"), &path("bad.npy"), "--real"]).output().unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("--real (rfft) takes f32 or f64"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

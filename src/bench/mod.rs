@@ -6,6 +6,8 @@
 //! the figure that means something across devices.
 
 mod copy_suite;
+mod fft_suite;
+pub mod plot;
 pub mod random;
 mod reduce_suite;
 pub mod table;
@@ -14,6 +16,7 @@ mod transfer_suite;
 
 use std::fmt;
 
+pub use fft_suite::{FftBenchOptions, FftSuite};
 pub use table::Table;
 pub use timing::{time_launches, Timing, TimingPlan};
 
@@ -21,7 +24,7 @@ use crate::device::Device;
 use crate::error::Result;
 
 /// What a benchmark run measures and how hard.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct BenchConfig {
     /// Small sizes and few repetitions: seconds on any machine, CPU devices included.
     pub quick: bool,
@@ -29,6 +32,8 @@ pub struct BenchConfig {
     pub sweep: bool,
     /// Draw a progress bar on stderr (only when it is a terminal).
     pub progress: bool,
+    /// What `bench fft` measures.
+    pub fft: FftBenchOptions,
 }
 
 impl BenchConfig {
@@ -46,16 +51,21 @@ pub enum Suite {
     Reduce,
     /// Host-to-device and device-to-host, pinned and pageable, and the device copy.
     Transfer,
+    /// Batched 1D FFTs beside cuFFT (see [`FftSuite`] for its parts).
+    Fft,
 }
 
 impl Suite {
-    pub const ALL: [Suite; 3] = [Suite::Copy, Suite::Reduce, Suite::Transfer];
+    /// What `bench` runs without naming suites (FFT takes minutes: ask for it).
+    pub const DEFAULT: [Suite; 3] = [Suite::Copy, Suite::Reduce, Suite::Transfer];
+    pub const ALL: [Suite; 4] = [Suite::Copy, Suite::Reduce, Suite::Transfer, Suite::Fft];
 
     pub fn name(self) -> &'static str {
         match self {
             Suite::Copy => "copy",
             Suite::Reduce => "reduce",
             Suite::Transfer => "transfer",
+            Suite::Fft => "fft",
         }
     }
 
@@ -69,6 +79,7 @@ impl Suite {
             Suite::Copy => copy_suite::run(device, cfg),
             Suite::Reduce => reduce_suite::run(device, cfg),
             Suite::Transfer => transfer_suite::run(device, cfg),
+            Suite::Fft => fft_suite::run(device, cfg),
         }
     }
 }

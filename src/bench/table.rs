@@ -12,6 +12,11 @@ pub struct Table {
     pub headers: Vec<String>,
     pub rows: Vec<Vec<String>>,
     pub summary: Vec<String>,
+    /// Rows too many to print (one per transform size): `render` prints the title and the
+    /// summary only; the CSV has them all.
+    pub csv_only: bool,
+    /// An SVG plot of the rows, written beside the CSV.
+    pub plot: Option<String>,
 }
 
 impl Table {
@@ -43,6 +48,13 @@ impl Table {
                 .collect();
             let _ = writeln!(out, "  {}", line.join("  ").trim_end());
         };
+        if self.csv_only {
+            let _ = writeln!(out, "  ({} rows: see the CSV)", self.rows.len());
+            for s in &self.summary {
+                let _ = writeln!(out, "  {s}");
+            }
+            return out;
+        }
         fmt_row(&self.headers, &mut out);
         let _ = writeln!(out, "  {}", width.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
         for r in &self.rows {
@@ -56,6 +68,9 @@ impl Table {
 
     /// Markdown, as docs/BENCHMARKS.md holds it.
     pub fn render_markdown(&self) -> String {
+        if self.csv_only {
+            return String::new();
+        }
         let mut out = format!("| {} |\n|{}\n", self.headers.join(" | "), " --- |".repeat(self.headers.len()));
         for r in &self.rows {
             let _ = writeln!(out, "| {} |", r.join(" | "));

@@ -1,9 +1,12 @@
-//! Command-line front end: `coalesce info`, `coalesce bench`.
+//! Command-line front end: `coalesce info`, `coalesce bench`, `coalesce fft`.
+
+mod fft;
 
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
-use coalesce::bench::{self, human_bytes, BenchConfig, Suite, TimingPlan};
+use coalesce::bench::{self, human_bytes, BenchConfig, FftBenchOptions, FftSuite, Suite, TimingPlan};
+use coalesce::fft::Normalization;
 use coalesce::{Device, Error, Result};
 
 #[derive(Parser)]
@@ -27,7 +30,7 @@ enum Command {
         quick: bool,
     },
     /// Time primitives against the driver's device-to-device copy. Suites: copy, reduce,
-    /// transfer (default: all).
+    /// transfer (the default), and fft (beside cuFFT on CUDA devices).
     Bench {
         /// Suites to run.
         #[arg(value_name = "SUITE")]
@@ -45,6 +48,37 @@ enum Command {
         /// Print tables as Markdown too (for docs/BENCHMARKS.md).
         #[arg(long)]
         markdown: bool,
+        /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
+        /// plan (creation time), accuracy. Default: sweep, f64, real, plan.
+        #[arg(long = "suite", value_name = "NAME")]
+        fft_suites: Vec<String>,
+        /// The FFT accuracy report (same as --suite accuracy).
+        #[arg(long)]
+        accuracy: bool,
+        /// Restrict FFT suites to lengths LO..HI (inclusive), e.g. 2..1024.
+        #[arg(long, value_name = "LO..HI")]
+        sizes: Option<String>,
+    },
+    /// Fourier-transform the last axis of a .npy file, batching over the other axes, like
+    /// numpy.fft.fft, ifft (--inverse), rfft (--real) and irfft (--real --inverse).
+    Fft {
+        /// Input .npy: complex64 or complex128; float32 or float64 with --real.
+        input: PathBuf,
+        /// Output .npy, in the input's precision.
+        output: PathBuf,
+        /// The inverse transform.
+        #[arg(long)]
+        inverse: bool,
+        /// Real transforms: rfft forward (half spectrum out), irfft with --inverse.
+        #[arg(long)]
+        real: bool,
+        /// Transform length: rows are cut or zero-padded to it (numpy's n). For irfft the
+        /// output length; default 2(M-1) for M input coefficients.
+        #[arg(long)]
+        n: Option<usize>,
+        /// Scaling: backward (numpy's default: 1/N on the inverse), forward, ortho, or none.
+        #[arg(long, default_value = "backward")]
+        norm: String,
     },
 }
 
@@ -52,10 +86,22 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Info { quick } => info(cli.device.as_deref(), quick),
-        Command::Bench { suites, quick, sweep, csv, markdown } => {
-            let suites = parse_suites(&suites)?;
+        Command::Fft { input, output, inverse, real, n, norm } => {
             let device = Device::select(cli.device.as_deref())?;
-            let cfg = BenchConfig { quick, sweep, progress: true };
+            let norm: Normalization = norm.parse()?;
+            fft::run(&device, &fft::FftArgs { input: &input, output: &output, inverse, real, n, norm })
+        }
+        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes } => {
+            let suites = parse_suites(&suites)?;
+            let mut fft = FftBenchOptions { suites: fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?, sizes: None };
+            if accuracy {
+                fft.suites.push(FftSuite::Accuracy);
+            }
+            if let Some(s) = sizes {
+                fft.sizes = Some(parse_range(&s)?);
+            }
+            let device = Device::select(cli.device.as_deref())?;
+            let cfg = BenchConfig { quick, sweep, progress: true, fft };
             print_device_header(&device);
             for suite in &suites {
                 let tables = suite.run(&device, &cfg)?;
@@ -68,6 +114,11 @@ pub fn run() -> Result<()> {
                         let path = csv_path(base, suite.name(), i, suites.len() > 1);
                         t.write_csv(&path)?;
                         eprintln!("wrote {}", path.display());
+                        if let Some(svg) = &t.plot {
+                            let plot = path.with_extension("svg");
+                            std::fs::write(&plot, svg).map_err(|e| Error::Io { context: format!("writing {}", plot.display()), source: e })?;
+                            eprintln!("wrote {}", plot.display());
+                        }
                     }
                 }
             }
@@ -76,9 +127,20 @@ pub fn run() -> Result<()> {
     }
 }
 
+/// `LO..HI` (inclusive) for --sizes.
+fn parse_range(s: &str) -> Result<(usize, usize)> {
+    let bad = || Error::InvalidArgument(format!("--sizes '{s}': write LO..HI with whole numbers, e.g. 2..1024"));
+    let (lo, hi) = s.split_once("..").ok_or_else(bad)?;
+    let (lo, hi) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().trim_start_matches('=').parse().map_err(|_| bad())?);
+    if lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
 fn parse_suites(names: &[String]) -> Result<Vec<Suite>> {
     if names.is_empty() {
-        return Ok(Suite::ALL.to_vec());
+        return Ok(Suite::DEFAULT.to_vec());
     }
     names
         .iter()

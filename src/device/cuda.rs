@@ -43,6 +43,8 @@ pub(super) struct CudaDevice {
     stream: sys::CUstream,
     /// NVRTC target: `sm_XY` for a cubin where NVRTC knows the device, else `compute_XY` (PTX).
     arch_option: String,
+    /// Shared memory a block may use once a kernel opts in (above the default 48 KiB).
+    max_shared_optin: i32,
 }
 
 // SAFETY: the driver API is thread-safe; the context is made current before every call.
@@ -66,6 +68,8 @@ impl CudaDevice {
             attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)? as u32,
         );
         let total = check(unsafe { cu::device::total_mem(dev) }, "cuDeviceTotalMem")? as u64;
+        let max_shared_optin = attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?
+            .max(attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?);
         let info = DeviceInfo {
             backend: Backend::Cuda,
             index,
@@ -74,7 +78,8 @@ impl CudaDevice {
             total_memory: total,
             max_allocation: total,
             multiprocessors: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32,
-            shared_memory_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)? as u64,
+            // Kernels opt in to the full amount when they are loaded (see `kernel`).
+            shared_memory_per_block: max_shared_optin as u64,
             warp_size: Some(attr(A::CU_DEVICE_ATTRIBUTE_WARP_SIZE)? as u32),
             max_threads_per_block: attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)? as u32,
             max_threads_per_multiprocessor: Some(attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)? as u32),
@@ -84,7 +89,7 @@ impl CudaDevice {
             compiler_version: nvrtc_version().unwrap_or_else(|| "NVRTC not found".into()),
         };
         let arch_option = nvrtc_arch_option(cc);
-        Ok((CudaDevice { ctx, dev, stream, arch_option }, info))
+        Ok((CudaDevice { ctx, dev, stream, arch_option, max_shared_optin }, info))
     }
 
     pub(super) fn bind(&self) -> Result<()> {
@@ -150,6 +155,24 @@ impl CudaDevice {
         let cname = CString::new(entry).map_err(|_| Error::invalid("kernel name contains a NUL byte"))?;
         // SAFETY: the module is loaded and kept alive by the kernel's handle.
         let func = check(unsafe { cu::module::get_function(module.0.module, cname) }, "cuModuleGetFunction")?;
+        // Dynamic shared memory above 48 KiB needs an explicit opt-in per function; give every
+        // kernel the device's whole allowance so a plan may size its blocks to what the device has.
+        use sys::CUfunction_attribute as F;
+        // SAFETY: func is a live function of the loaded module.
+        let fixed = check(
+            unsafe { cu::function::get_function_attribute(func, F::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES) },
+            "cuFuncGetAttribute",
+        )?;
+        check(
+            unsafe {
+                cu::function::set_function_attribute(
+                    func,
+                    F::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    (self.max_shared_optin - fixed).max(0),
+                )
+            },
+            "cuFuncSetAttribute",
+        )?;
         Ok(CudaKernel { func, _module: module.clone() })
     }
 

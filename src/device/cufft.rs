@@ -153,6 +153,28 @@ impl CufftPlan {
         self.run(p, p, inverse)
     }
 
+    /// As [`execute`](Self::execute) (C2R and Z2D included: they may overwrite `input`), on the
+    /// first elements of buffers that may be longer than the plan's: for benchmarks that run
+    /// many sizes on one pair of buffers.
+    pub fn execute_prefix<I: Element, O: Element>(&self, input: &mut DeviceBuffer<I>, output: &mut DeviceBuffer<O>, inverse: bool) -> Result<()> {
+        self.device.check_owns(input.raw())?;
+        self.device.check_owns(output.raw())?;
+        let (i, o) = self.kind.elements();
+        if I::KIND != i || O::KIND != o || input.len() < self.input_len || output.len() < self.output_len {
+            return Err(Error::invalid(format!(
+                "cuFFT {:?} needs at least {} x {i} in and {} x {o} out; got {} x {} and {} x {}",
+                self.kind,
+                self.input_len,
+                self.output_len,
+                input.len(),
+                I::KIND,
+                output.len(),
+                O::KIND
+            )));
+        }
+        self.run(input.raw().cuda().ptr, output.raw().cuda().ptr, inverse)
+    }
+
     /// Queues a complex-to-real transform that may overwrite `input` (cuFFT's own contract).
     pub fn execute_destroying_input<I: Element, O: Element>(&self, input: &mut DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
         self.check_buffers(input, output)?;

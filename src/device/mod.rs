@@ -255,14 +255,24 @@ impl Device {
     /// Compiles a generated program, or finds it in the memory or disk cache.
     /// A compile failure returns [`Error::Compile`] with the kernel's name and the compiler's log.
     pub fn build(&self, source: &KernelSource) -> Result<Arc<Program>> {
+        self.build_with(source, true)
+    }
+
+    /// Compiles a program without looking in either cache (the result is still stored in
+    /// both): what a first run on a new machine pays. For measuring plan creation.
+    pub fn build_uncached(&self, source: &KernelSource) -> Result<Arc<Program>> {
+        self.build_with(source, false)
+    }
+
+    fn build_with(&self, source: &KernelSource, look_up: bool) -> Result<Arc<Program>> {
         let text = source.full_text();
         let hash = hash_parts(&[&text, &source.entry_points.join(",")]);
-        if let Some(p) = self.shared.programs.lock().unwrap().get(&hash) {
+        if look_up && let Some(p) = self.shared.programs.lock().unwrap().get(&hash) {
             return Ok(p.clone());
         }
         dump_source(&source.name, self.backend_source_ext(), &text);
         let key = &self.shared.compile_key;
-        let cached = self.shared.disk.load(key, &source.name, &hash);
+        let cached = if look_up { self.shared.disk.load(key, &source.name, &hash) } else { None };
         let mut from_disk_cache = false;
         // A cached binary that no longer loads (say, a driver downgrade) is compiled afresh.
         let (kernels, binary) = match &self.shared.imp {

@@ -40,6 +40,14 @@ typedef float2 c32;
 typedef double2 c64;
 #define F32_INF __int_as_float(0x7f800000)
 #define F64_INF __longlong_as_double(0x7ff0000000000000LL)
+#define MAKE_C32(re, im) make_float2(re, im)
+#define MAKE_C64(re, im) make_double2(re, im)
+/* A block-shared array of `count` elements. CUDA takes its bytes from the launch's dynamic
+   shared memory (Grid::shared_bytes must be at least count * sizeof(type)), which may exceed
+   the 48 KiB a static array is allowed; OpenCL fixes the size at compile time. */
+#define SHARED_ARRAY(type, name, count) \
+    extern __shared__ __align__(16) unsigned char coalesce_dynamic_shared[]; \
+    type* name = (type*)coalesce_dynamic_shared
 #else
 /* OpenCL C */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -75,6 +83,9 @@ typedef float2 c32;
 typedef double2 c64;
 #define F32_INF INFINITY
 #define F64_INF HUGE_VAL
+#define MAKE_C32(re, im) ((float2)((re), (im)))
+#define MAKE_C64(re, im) ((double2)((re), (im)))
+#define SHARED_ARRAY(type, name, count) __local type name[count]
 #endif
 /* ---- end of prelude ---- */
 "#;

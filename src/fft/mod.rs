@@ -1,0 +1,36 @@
+//! Batched one-dimensional FFTs: complex to complex, real to half spectrum and back, in f32
+//! and f64, every length from 1 to 4096 in one kernel launch (one read and one write of each
+//! element in global memory).
+//!
+//! Problem -> recipe -> plan -> execute, as in FFTW: an [`FftProblem`] says what is asked, an
+//! [`FftRecipe`] (plain data) says how (radices, Bluestein or not, threads per transform,
+//! transforms per block, padding, twiddle source), an [`FftPlan`] holds the compiled kernel
+//! and its twiddle tables, and executing only binds buffers and launches.
+//!
+//! ```no_run
+//! use coalesce::{Complex, Device};
+//! use coalesce::fft::{FftPlan, FftProblem};
+//! let device = Device::select(None)?;
+//! let x: Vec<Complex<f32>> = (0..360 * 8).map(|i| Complex::new(i as f32, 0.0)).collect();
+//! let input = device.upload(&x)?;
+//! let mut spectrum = device.alloc::<Complex<f32>>(x.len())?;
+//! let plan = FftPlan::new(&device, FftProblem::c2c(360, 8))?;   // 8 transforms of length 360
+//! plan.forward(&input, &mut spectrum)?;
+//! let mut back = device.alloc::<Complex<f32>>(x.len())?;
+//! plan.inverse(&spectrum, &mut back)?;                            // scaled by 1/N: numpy's default
+//! # Ok::<(), coalesce::Error>(())
+//! ```
+
+mod codegen;
+mod codelet;
+pub mod factor;
+mod plan;
+mod problem;
+mod recipe;
+pub mod reference;
+pub mod tables;
+
+pub use codegen::TableLayout;
+pub use plan::{limits, FftPlan};
+pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
+pub use recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, TwiddleSource, MAX_PRIME_RADIX};

@@ -1,0 +1,221 @@
+//! Building a recipe into a plan (compiled kernel, tables on the device) and executing it.
+
+use std::sync::Arc;
+
+use num_complex::Complex;
+
+use super::codegen::{fft_source, TableLayout};
+use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
+use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
+use super::tables::{bluestein_filter_spectrum, chirp, twiddles};
+use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::kernel::KernelSource;
+
+/// A batched 1D FFT ready to run: built once (kernel compiled or loaded from the cache, twiddle
+/// tables uploaded), executed many times with no allocation and no compilation. Usable from
+/// several threads: executions are queued in order on the device's one stream.
+pub struct FftPlan {
+    device: Device,
+    recipe: FftRecipe,
+    program: Arc<Program>,
+    kernel: String,
+    tables: DeviceBuffer<u8>,
+}
+
+impl FftPlan {
+    /// Plans `problem` on `device` with the heuristic's choices.
+    pub fn new(device: &Device, problem: FftProblem) -> Result<Self> {
+        Self::from_recipe(device, FftRecipe::design(problem, limits(device))?)
+    }
+
+    /// Builds a recipe designed elsewhere (or tuned by hand); checked against the device.
+    pub fn from_recipe(device: &Device, recipe: FftRecipe) -> Result<Self> {
+        let program = device.build(&Self::source(&recipe))?;
+        Self::assemble(device, recipe, program)
+    }
+
+    /// Plans many problems at once, compiling their kernels on all host cores.
+    pub fn new_many(device: &Device, problems: &[FftProblem]) -> Result<Vec<Self>> {
+        let recipes = problems.iter().map(|p| FftRecipe::design(*p, limits(device))).collect::<Result<Vec<_>>>()?;
+        let sources: Vec<KernelSource> = recipes.iter().map(Self::source).collect();
+        let programs = device.build_all(&sources)?;
+        recipes.into_iter().zip(programs).map(|(r, p)| Self::assemble(device, r, p)).collect()
+    }
+
+    /// The generated kernel of a recipe.
+    pub fn source(recipe: &FftRecipe) -> KernelSource {
+        fft_source(recipe)
+    }
+
+    fn assemble(device: &Device, recipe: FftRecipe, program: Arc<Program>) -> Result<Self> {
+        recipe.check(limits(device))?;
+        let kernel = recipe.kernel_name();
+        program.kernel(&kernel)?;
+        let tables = upload_tables(device, &recipe)?;
+        Ok(FftPlan { device: device.clone(), recipe, program, kernel, tables })
+    }
+
+    pub fn recipe(&self) -> &FftRecipe {
+        &self.recipe
+    }
+
+    pub fn problem(&self) -> &FftProblem {
+        &self.recipe.problem
+    }
+
+    /// Whether the kernel came from the disk cache rather than the compiler.
+    pub fn from_disk_cache(&self) -> bool {
+        self.program.from_disk_cache
+    }
+
+    /// Forward transform (C2C or R2C), out of place. Queued; does not wait.
+    pub fn forward<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+        self.execute(Direction::Forward, input, output)
+    }
+
+    /// Inverse transform (C2C or C2R), out of place. Queued; does not wait.
+    pub fn inverse<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+        self.execute(Direction::Inverse, input, output)
+    }
+
+    /// Forward transform overwriting `data`.
+    pub fn forward_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
+        self.execute_in_place(Direction::Forward, data)
+    }
+
+    /// Inverse transform overwriting `data`.
+    pub fn inverse_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
+        self.execute_in_place(Direction::Inverse, data)
+    }
+
+    /// Out-of-place transform in `direction`: input and output are checked against the
+    /// problem (element types, lengths, device) before anything is queued.
+    pub fn execute<I: Element, O: Element>(&self, direction: Direction, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+        let p = &self.recipe.problem;
+        if p.placement == Placement::InPlace && p.kind != FftKind::C2C {
+            return Err(Error::invalid(format!(
+                "this {} plan is in place (padded rows of 2(N/2+1) reals): call forward_in_place/inverse_in_place, \
+                 or plan with Placement::OutOfPlace",
+                p.kind
+            )));
+        }
+        self.check_direction(direction)?;
+        check_buffer("input", I::KIND, input.len(), p.input_kind(), p.input_len())?;
+        check_buffer("output", O::KIND, output.len(), p.output_kind(), p.output_len())?;
+        self.launch(direction, input.into(), output.into())
+    }
+
+    /// As [`execute`](Self::execute), on the first elements of buffers that may be longer than
+    /// the plan's: benchmarks run plans of many sizes on one pair of buffers.
+    pub fn execute_prefix<I: Element, O: Element>(&self, direction: Direction, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+        let p = &self.recipe.problem;
+        self.check_direction(direction)?;
+        let (i, o) = (input.len().min(p.input_len()), output.len().min(p.output_len()));
+        check_buffer("input", I::KIND, i, p.input_kind(), p.input_len())?;
+        check_buffer("output", O::KIND, o, p.output_kind(), p.output_len())?;
+        self.launch(direction, input.into(), output.into())
+    }
+
+    /// In-place transform: `data` holds the input and receives the output. For R2C and C2R
+    /// it is the padded layout, as reals (2(N/2+1) per row) or as complex values (N/2+1 per row).
+    pub fn execute_in_place<T: Element>(&self, direction: Direction, data: &mut DeviceBuffer<T>) -> Result<()> {
+        let p = &self.recipe.problem;
+        self.check_direction(direction)?;
+        if p.kind != FftKind::C2C {
+            if p.placement != Placement::InPlace {
+                return Err(Error::invalid(format!(
+                    "this {} plan is out of place: plan with .in_place() for the padded in-place layout",
+                    p.kind
+                )));
+            }
+            let complex = p.batch * p.half_spectrum_len();
+            if T::KIND == p.complex_kind() {
+                check_buffer("in-place data", T::KIND, data.len(), p.complex_kind(), complex)?;
+            } else {
+                check_buffer("in-place data", T::KIND, data.len(), p.real_kind(), 2 * complex)?;
+            }
+        } else {
+            check_buffer("in-place data", T::KIND, data.len(), p.complex_kind(), p.input_len())?;
+        }
+        let raw = data.raw();
+        self.launch(direction, Arg::Buffer(raw), Arg::Buffer(raw))
+    }
+
+    fn check_direction(&self, direction: Direction) -> Result<()> {
+        match self.recipe.problem.fixed_direction() {
+            Some(d) if d != direction => Err(Error::invalid(format!(
+                "{} transforms only run {}: {}",
+                self.recipe.problem.kind,
+                if d == Direction::Forward { "forward" } else { "inverse" },
+                if d == Direction::Forward { "for the inverse plan a C2R transform" } else { "for the forward plan an R2C transform" }
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    fn launch(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>) -> Result<()> {
+        let r = &self.recipe;
+        let sign = if direction == Direction::Forward { 1.0 } else { -1.0 };
+        let scale = r.problem.scale(direction);
+        let blocks = u32::try_from(r.blocks()).map_err(|_| {
+            Error::Unsupported(format!("a batch of {} needs more than 2^32 blocks: split the batch", r.problem.batch))
+        })?;
+        let grid = Grid {
+            groups: [blocks, 1, 1],
+            threads: [r.threads_per_block(), 1, 1],
+            shared_bytes: r.shared_bytes() as u32,
+        };
+        let (sign, scale) = match r.problem.precision {
+            Precision::F32 => (Arg::F32(sign as f32), Arg::F32(scale as f32)),
+            Precision::F64 => (Arg::F64(sign), Arg::F64(scale)),
+        };
+        let args = [input, output, (&self.tables).into(), Arg::U64(r.problem.batch as u64), sign, scale];
+        self.device.launch(self.program.kernel(&self.kernel)?, grid, &args)
+    }
+}
+
+fn check_buffer(what: &str, got_kind: crate::ScalarKind, got_len: usize, kind: crate::ScalarKind, len: usize) -> Result<()> {
+    if got_kind != kind {
+        return Err(Error::invalid(format!("FFT {what} holds {got_kind}, but the plan needs {kind}")));
+    }
+    if got_len != len {
+        return Err(Error::LengthMismatch { what: format!("FFT {what} ({kind})"), expected: len, got: got_len });
+    }
+    Ok(())
+}
+
+/// The device limits planning respects.
+pub fn limits(device: &Device) -> DeviceLimits {
+    let info = device.info();
+    DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block }
+}
+
+/// The plan's tables, computed in f64 and rounded to the kernel's precision, in one buffer.
+fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>> {
+    let layout = TableLayout::of(recipe);
+    let mut values: Vec<Complex<f64>> = Vec::with_capacity(layout.total.max(1));
+    if recipe.tuning.twiddles != TwiddleSource::Computed {
+        values.extend(twiddles(recipe.core.region(), recipe.core.region()));
+    }
+    if recipe.packing == RealPacking::HalfLength {
+        values.extend(twiddles(recipe.problem.len, recipe.problem.len / 2 + 1));
+    }
+    if let Core::Bluestein { len, conv_len, .. } = recipe.core {
+        values.extend(chirp(len));
+        values.extend(bluestein_filter_spectrum(len, conv_len));
+    }
+    debug_assert_eq!(values.len(), layout.total);
+    if values.is_empty() {
+        values.push(Complex::new(0.0, 0.0)); // no zero-length allocations
+    }
+    let bytes: Vec<u8> = match recipe.problem.precision {
+        Precision::F64 => crate::element::as_bytes(&values).to_vec(),
+        Precision::F32 => {
+            let v: Vec<Complex<f32>> = values.iter().map(|c| Complex::new(c.re as f32, c.im as f32)).collect();
+            crate::element::as_bytes(&v).to_vec()
+        }
+    };
+    device.upload(&bytes)
+}

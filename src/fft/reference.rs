@@ -1,0 +1,47 @@
+//! The f64 reference the tests and the accuracy report compare against: rustfft in f64, an
+//! implementation independent of the generated kernels. Unscaled in both directions.
+
+use num_complex::Complex;
+use rustfft::FftPlanner;
+
+type C64 = Complex<f64>;
+
+/// Row-by-row complex DFT of `x` (rows of `len`), forward or inverse, unscaled.
+pub fn c2c(x: &[C64], len: usize, inverse: bool) -> Vec<C64> {
+    let mut planner = FftPlanner::<f64>::new();
+    let fft = if inverse { planner.plan_fft_inverse(len) } else { planner.plan_fft_forward(len) };
+    let mut out = x.to_vec();
+    for row in out.chunks_mut(len) {
+        fft.process(row);
+    }
+    out
+}
+
+/// Row-by-row half spectra (N/2+1 values) of real rows of `len`, unscaled.
+pub fn r2c(x: &[f64], len: usize) -> Vec<C64> {
+    let widened: Vec<C64> = x.iter().map(|&v| C64::new(v, 0.0)).collect();
+    let full = c2c(&widened, len, false);
+    full.chunks(len).flat_map(|row| row[..len / 2 + 1].to_vec()).collect()
+}
+
+/// Real rows of `len` from half spectra (rows of N/2+1), unscaled: the inverse of the full
+/// Hermitian spectrum the half implies. The imaginary parts of X[0] and, for even N, X[N/2]
+/// drop out, as in numpy's irfft.
+pub fn c2r(x: &[C64], len: usize) -> Vec<f64> {
+    let half = len / 2 + 1;
+    let full: Vec<C64> = x
+        .chunks(half)
+        .flat_map(|row| (0..len).map(move |k| if k < half { row[k] } else { row[len - k].conj() }))
+        .collect();
+    c2c(&full, len, true).into_iter().map(|v| v.re).collect()
+}
+
+/// ||got - want|| / ||want|| over all values (0 when both are zero).
+pub fn relative_l2_error(got: impl IntoIterator<Item = C64>, want: impl IntoIterator<Item = C64>) -> f64 {
+    let (mut err, mut norm) = (0.0f64, 0.0f64);
+    for (g, w) in got.into_iter().zip(want) {
+        err += (g - w).norm_sqr();
+        norm += w.norm_sqr();
+    }
+    if norm == 0.0 { err.sqrt() } else { (err / norm).sqrt() }
+}

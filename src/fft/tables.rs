@@ -1,0 +1,137 @@
+//! Twiddle and chirp tables, computed in f64 on the host and rounded once to the kernel's
+//! precision. Angles are reduced exactly (integer arithmetic) before sin and cos.
+
+use num_complex::Complex;
+
+type C64 = Complex<f64>;
+
+/// e^{-2 pi i num/den}, with the fraction reduced to the first octant in integer arithmetic
+/// first, so every value is within an ulp or so of the exact root of unity.
+pub fn unit_root(num: u64, den: u64) -> C64 {
+    let r = (num % den) as u128;
+    let d = den as u128;
+    // theta = 2 pi r/den lies in octant o; g is the turn fraction past o/8 and h the fraction
+    // left to (o+1)/8, both exact integer ratios in [0, 1/8].
+    let o = (8 * r / d) as u32;
+    let g = (8 * r - o as u128 * d) as f64 / (8.0 * den as f64);
+    let h = ((o as u128 + 1) * d - 8 * r) as f64 / (8.0 * den as f64);
+    let cs = |f: f64| {
+        let a = std::f64::consts::TAU * f;
+        (a.cos(), a.sin())
+    };
+    let (cos, sin) = match o {
+        0 => cs(g),
+        1 => {
+            let (c, s) = cs(h);
+            (s, c)
+        }
+        2 => {
+            let (c, s) = cs(g);
+            (-s, c)
+        }
+        3 => {
+            let (c, s) = cs(h);
+            (-c, s)
+        }
+        4 => {
+            let (c, s) = cs(g);
+            (-c, -s)
+        }
+        5 => {
+            let (c, s) = cs(h);
+            (-s, -c)
+        }
+        6 => {
+            let (c, s) = cs(g);
+            (s, -c)
+        }
+        _ => {
+            let (c, s) = cs(h);
+            (c, -s)
+        }
+    };
+    // e^{-i theta} = cos theta - i sin theta
+    C64::new(cos, -sin)
+}
+
+/// w[k] = e^{-2 pi i k/n} for k in 0..count.
+pub fn twiddles(n: usize, count: usize) -> Vec<C64> {
+    (0..count as u64).map(|k| unit_root(k, n as u64)).collect()
+}
+
+/// Bluestein's chirp c[k] = e^{-pi i k^2/n} for k in 0..n (k^2 reduced mod 2n exactly).
+pub fn chirp(n: usize) -> Vec<C64> {
+    let two_n = 2 * n as u64;
+    (0..n as u64).map(|k| unit_root((k * k) % two_n, two_n)).collect()
+}
+
+/// The spectrum of Bluestein's filter b[j] = conj(c[|j|]) for |j| < n, wrapped into length m,
+/// divided by m so that the kernel's inverse transform comes out scaled.
+pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
+    let c = chirp(n);
+    let mut b = vec![C64::new(0.0, 0.0); m];
+    for j in 0..n {
+        b[j] = c[j].conj();
+        if j > 0 {
+            b[m - j] = c[j].conj();
+        }
+    }
+    let spectrum = host_fft(&b);
+    spectrum.into_iter().map(|v| v / m as f64).collect()
+}
+
+/// Forward DFT in f64 on the host: recursive mixed radix over the prime factors, a direct DFT
+/// for each factor, roots of unity from one table. O(n * sum of factors); used for table
+/// precomputation only.
+pub fn host_fft(x: &[C64]) -> Vec<C64> {
+    let roots = twiddles(x.len().max(1), x.len());
+    host_fft_with(x, &roots, 1)
+}
+
+/// `x` of length n = roots.len() / stride; roots[k * stride] = e^{-2 pi i k/n}.
+fn host_fft_with(x: &[C64], roots: &[C64], stride: usize) -> Vec<C64> {
+    let n = x.len();
+    let root = |e: usize| roots[(e % n) * stride];
+    let p = super::factor::prime_factors(n).first().copied().unwrap_or(1);
+    if n <= 1 || p == n {
+        return (0..n).map(|k| (0..n).map(|j| x[j] * root(j * k)).sum()).collect();
+    }
+    // Decimation in time: p interleaved sub-sequences of length n/p.
+    let q = n / p;
+    let subs: Vec<Vec<C64>> = (0..p)
+        .map(|r| host_fft_with(&x.iter().skip(r).step_by(p).copied().collect::<Vec<_>>(), roots, stride * p))
+        .collect();
+    (0..n).map(|k| (0..p).map(|r| subs[r][k % q] * root(r * k)).sum()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_roots_match_direct_evaluation() {
+        for den in [1u64, 2, 3, 7, 8, 12, 1000, 4093, 8192] {
+            for num in 0..den.min(2000) {
+                let a = -std::f64::consts::TAU * num as f64 / den as f64;
+                let w = unit_root(num, den);
+                assert!((w.re - a.cos()).abs() < 1e-15 && (w.im - a.sin()).abs() < 1e-15, "{num}/{den}: {w}");
+            }
+        }
+        assert_eq!(unit_root(1, 4), C64::new(0.0, -1.0));
+        assert_eq!(unit_root(1, 2), C64::new(-1.0, -0.0));
+    }
+
+    #[test]
+    fn host_fft_matches_naive_dft() {
+        for n in [1usize, 2, 3, 12, 35, 64, 210] {
+            let x: Vec<C64> = (0..n).map(|i| C64::new((i as f64 * 0.7).sin(), (i as f64 * 1.3).cos())).collect();
+            let naive: Vec<C64> = (0..n)
+                .map(|k| (0..n).map(|j| x[j] * unit_root((j * k) as u64, n as u64)).sum())
+                .collect();
+            let fast = host_fft(&x);
+            for k in 0..n {
+                assert!((fast[k] - naive[k]).norm() < 1e-12 * n as f64, "n={n} k={k}");
+            }
+        }
+    }
+}

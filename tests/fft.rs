@@ -1,0 +1,169 @@
+//! FFT correctness on every device: against rustfft in f64, every kind, both precisions,
+//! in and out of place, with poisoned outputs. CI runs a representative set; the GPU suite
+//! (COALESCE_FULL_TESTS=1) runs every N in 1..=1024 and more.
+
+mod common;
+mod fft_support;
+
+use coalesce::fft::{Direction, FftPlan, FftProblem, Normalization};
+use coalesce::{Complex, Error};
+use fft_support::{check_all, poisoned};
+
+/// Every N up to 64 (1024 in the GPU suite).
+fn small_lengths() -> Vec<usize> {
+    let max = if common::full() && !common::under_sanitizer() { 1024 } else { 64 };
+    (1..=max).collect()
+}
+
+/// Primes, powers of two and neighbours, products of large primes, and a seeded random spread,
+/// up to 4096.
+fn spread() -> Vec<usize> {
+    let mut v = vec![67, 97, 127, 128, 129, 255, 256, 257, 509, 512, 1021, 1024, 1025, 1517, 2039, 2048, 2310, 3001, 4078, 4087, 4093, 4095, 4096];
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let extra = if common::full() { 60 } else { 6 };
+    for _ in 0..extra {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.push(1 + (x % 4096) as usize);
+    }
+    if common::under_sanitizer() {
+        v.retain(|&n| n <= 1024);
+    }
+    v
+}
+
+#[test]
+fn c2c_f32_every_small_length() {
+    for device in common::devices() {
+        let problems: Vec<FftProblem> = small_lengths().into_iter().map(|n| FftProblem::c2c(n, if n % 2 == 0 { 3 } else { 1 })).collect();
+        check_all::<f32>(&device, &problems, "c2c f32 small");
+    }
+}
+
+#[test]
+fn c2c_f32_spread_in_and_out_of_place() {
+    for device in common::devices() {
+        let mut problems: Vec<FftProblem> = spread().into_iter().map(|n| FftProblem::c2c(n, 2)).collect();
+        problems.extend([1, 7, 64, 97, 1000, 4096].map(|n| FftProblem::c2c(n, 3).in_place()));
+        check_all::<f32>(&device, &problems, "c2c f32 spread");
+    }
+}
+
+#[test]
+fn real_f32_even_and_odd() {
+    for device in common::devices() {
+        let max = if common::full() && !common::under_sanitizer() { 256 } else { 24 };
+        let mut problems: Vec<FftProblem> = (1..=max).map(|n| FftProblem::r2c(n, 3)).collect();
+        problems.extend((1..=max).map(|n| FftProblem::c2r(n, 3)));
+        for n in [97, 128, 1000, 2039, 4094, 4095, 4096] {
+            problems.push(FftProblem::r2c(n, 2));
+            problems.push(FftProblem::c2r(n, 2));
+        }
+        for n in [6, 7, 97, 128] {
+            problems.push(FftProblem::r2c(n, 2).in_place());
+            problems.push(FftProblem::c2r(n, 2).in_place());
+        }
+        check_all::<f32>(&device, &problems, "real f32");
+    }
+}
+
+#[test]
+fn f64_all_kinds() {
+    for device in common::devices() {
+        let mut lengths = vec![1, 2, 3, 16, 17, 60, 61, 97, 360, 1024, 2039, 2048];
+        if common::full() && !common::under_sanitizer() {
+            lengths.extend(1..=128);
+            lengths.extend([1000, 1999, 2047, 4096]);
+        }
+        let mut problems: Vec<FftProblem> = lengths.iter().map(|&n| FftProblem::c2c(n, 2)).collect();
+        problems.extend([2, 15, 16, 98, 2048].map(|n| FftProblem::r2c(n, 2)));
+        problems.extend([2, 15, 16, 98, 2048].map(|n| FftProblem::c2r(n, 2)));
+        problems.push(FftProblem::c2c(60, 3).in_place());
+        check_all::<f64>(&device, &problems, "f64");
+    }
+}
+
+#[test]
+fn norms_and_round_trips() {
+    for device in common::devices() {
+        for norm in [Normalization::Backward, Normalization::Forward, Normalization::Ortho, Normalization::None] {
+            let problems: Vec<FftProblem> = [5, 64, 97].map(|n| FftProblem::c2c(n, 2).norm(norm)).to_vec();
+            check_all::<f32>(&device, &problems, &format!("c2c {norm:?}"));
+        }
+        // forward then inverse gives the input back (backward norm: scaled once, on the inverse)
+        for (n, batch) in [(1usize, 1usize), (12, 5), (241, 3), (4096, 2)] {
+            let plan = FftPlan::new(&device, FftProblem::c2c(n, batch)).unwrap();
+            let x: Vec<Complex<f32>> = coalesce::bench::random::random_vec(n * batch, 5);
+            let input = device.upload(&x).unwrap();
+            let mut mid = poisoned::<Complex<f32>>(&device, n * batch);
+            let mut back = poisoned::<Complex<f32>>(&device, n * batch);
+            plan.forward(&input, &mut mid).unwrap();
+            plan.inverse(&mid, &mut back).unwrap();
+            let back = back.to_vec().unwrap();
+            let err = x.iter().zip(&back).map(|(a, b)| (a - b).norm_sqr() as f64).sum::<f64>().sqrt()
+                / x.iter().map(|a| a.norm_sqr() as f64).sum::<f64>().sqrt();
+            assert!(err < 2e-6, "round trip n={n}: {err:e}");
+        }
+    }
+}
+
+#[test]
+fn one_plan_from_several_threads() {
+    if common::under_sanitizer() {
+        return;
+    }
+    for device in common::devices() {
+        let plan = FftPlan::new(&device, FftProblem::c2c(360, 8)).unwrap();
+        let x: Vec<Complex<f32>> = coalesce::bench::random::random_vec(360 * 8, 3);
+        let want = {
+            let input = device.upload(&x).unwrap();
+            let mut out = device.alloc::<Complex<f32>>(x.len()).unwrap();
+            plan.forward(&input, &mut out).unwrap();
+            out.to_vec().unwrap()
+        };
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    let input = device.upload(&x).unwrap();
+                    let mut out = poisoned::<Complex<f32>>(&device, x.len());
+                    for _ in 0..5 {
+                        plan.forward(&input, &mut out).unwrap();
+                    }
+                    assert_eq!(out.to_vec().unwrap(), want);
+                });
+            }
+        });
+    }
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    for device in common::devices() {
+        let msg = |e: Error| e.to_string();
+        assert!(msg(FftPlan::new(&device, FftProblem::c2c(0, 1)).err().unwrap()).contains("length is 0"));
+        assert!(msg(FftPlan::new(&device, FftProblem::c2c(8, 0)).err().unwrap()).contains("batch is 0"));
+        let long = FftPlan::new(&device, FftProblem::c2c(4097, 1)).err().unwrap();
+        assert!(matches!(long, Error::Unsupported(_)) && msg(long).contains("4096"));
+        assert!(matches!(FftPlan::new(&device, FftProblem::c2c(usize::MAX / 4, 1 << 40)).err().unwrap(), Error::Unsupported(_) | Error::SizeOverflow { .. }));
+
+        let plan = FftPlan::new(&device, FftProblem::c2c(16, 2)).unwrap();
+        let input = device.alloc::<Complex<f32>>(32).unwrap();
+        let mut short = device.alloc::<Complex<f32>>(31).unwrap();
+        assert!(matches!(plan.forward(&input, &mut short), Err(Error::LengthMismatch { expected: 32, got: 31, .. })));
+        let mut wrong_type = device.alloc::<Complex<f64>>(32).unwrap();
+        assert!(msg(plan.forward(&input, &mut wrong_type).err().unwrap()).contains("c64"));
+        let reals = device.alloc::<f32>(32).unwrap();
+        let mut out = device.alloc::<Complex<f32>>(32).unwrap();
+        assert!(plan.forward(&reals, &mut out).is_err());
+
+        let r2c = FftPlan::new(&device, FftProblem::r2c(16, 1)).unwrap();
+        let x = device.alloc::<f32>(16).unwrap();
+        let mut y = device.alloc::<Complex<f32>>(9).unwrap();
+        r2c.forward(&x, &mut y).unwrap();
+        assert!(msg(r2c.inverse(&x, &mut y).err().unwrap()).contains("only run forward"));
+        assert!(msg(r2c.execute_in_place(Direction::Forward, &mut y).err().unwrap()).contains("out of place"));
+        let mut out9 = device.alloc::<Complex<f32>>(8).unwrap();
+        assert!(matches!(r2c.forward(&x, &mut out9), Err(Error::LengthMismatch { expected: 9, got: 8, .. })));
+    }
+}
