@@ -80,10 +80,7 @@ pub fn run(device: &Device, a: &FftArgs<'_>) -> Result<()> {
         FftKind::R2C => len / 2 + 1,
         _ => len,
     });
-    let direction = match (kind, a.inverse) {
-        (_, false) => Direction::Forward,
-        (_, true) => Direction::Inverse,
-    };
+    let direction = if a.inverse { Direction::Inverse } else { Direction::Forward };
     let t = Transform { device, problem, direction, last, row_in, shape };
     let out = match (kind, precision) {
         (FftKind::R2C, Precision::F32) => t.run::<f32, Complex<f32>>(&x)?,

@@ -2,7 +2,7 @@
 //! Designed by a heuristic from the problem and the device's limits; printable, comparable,
 //! and the only input of code generation.
 
-use super::factor::{bluestein_len, largest_prime_factor, pack_radices};
+use super::factor::{bluestein_len, pack_radices};
 use super::problem::{FftKind, FftProblem, Precision};
 use crate::error::{Error, Result};
 
@@ -260,9 +260,9 @@ impl FftRecipe {
         format!("{} | batch {}, {} blocks", self.describe_kernel(), self.problem.batch, self.blocks())
     }
 
-    /// Whether the largest prime factor of the core length needs Bluestein.
+    /// Whether the core runs Bluestein's algorithm (a prime factor above MAX_PRIME_RADIX).
     pub fn uses_bluestein(&self) -> bool {
-        matches!(self.core, Core::Bluestein { .. }) && largest_prime_factor(self.core.len()) > MAX_PRIME_RADIX
+        matches!(self.core, Core::Bluestein { .. })
     }
 }
 
