@@ -15,7 +15,7 @@ use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, Timin
 use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
 use crate::error::{Error, Result};
 use crate::fft::factor::largest_prime_factor;
-use crate::fft::{reference, Direction, FftKind, FftPlan, FftProblem, Precision};
+use crate::fft::{complex_bytes, reference, Direction, FftKind, FftPlan, FftProblem, Precision};
 use crate::Backend;
 
 /// Which FFT measurements `bench fft` makes.
@@ -113,11 +113,6 @@ fn smooth_and_sampled(smooth_max: usize, max: usize, step: usize, smooth: usize)
     v
 }
 
-/// Complex element of a precision, for buffer allocation.
-fn complex_bytes(p: Precision) -> usize {
-    if p == Precision::F32 { 8 } else { 16 }
-}
-
 fn cufft_kind(kind: FftKind, p: Precision) -> CufftKind {
     match (kind, p) {
         (FftKind::C2C, Precision::F32) => CufftKind::C2C,
@@ -197,7 +192,7 @@ where
         return Ok(Vec::new());
     }
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
-    let cbytes = complex_bytes(precision);
+    let cbytes = complex_bytes(precision) as usize;
     let mut buffers = Buffers::<T>::new(device, budget)?;
     let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let problems: Vec<FftProblem> = sizes

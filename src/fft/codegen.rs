@@ -247,28 +247,21 @@ impl<'a> KernelWriter<'a> {
         match self.r.core.clone() {
             Core::Stockham { len, radices } => self.stockham(len, &radices, self.r.tuning.direct_io),
             Core::Bluestein { len, conv_len, radices } => {
-                let (w, chirp, filter) = (self.r.tuning.threads_per_transform, self.tables.chirp, self.tables.filter);
+                let (chirp, filter) = (self.tables.chirp, self.tables.filter);
                 self.w.comment(&[&format!(
                     "Bluestein: X[k] = c[k] * sum_j (x[j] c[j]) conj(c[k-j]), c[j] = e^{{-pi i j^2/{len}}}: a cyclic convolution of length {conv_len}"
                 )]);
-                self.w.open(format!("for (u32 i = t; i < {conv_len}u; i += {w}u)"));
-                self.w.line(format!("cplx v = MAKE_CPLX(0, 0);   /* zero padding from {len} to {conv_len} */"));
-                self.w.line(format!("if (i < {len}u) v = cmul(SH(s, i), tables[{chirp}u + i]);"));
-                self.w.line("SH(s, i) = v;");
-                self.w.close();
-                self.w.line("BARRIER();");
+                self.row_elementwise(conv_len, &[
+                    format!("cplx v = MAKE_CPLX(0, 0);   /* zero padding from {len} to {conv_len} */"),
+                    format!("if (i < {len}u) v = cmul(SH(s, i), tables[{chirp}u + i]);"),
+                    "SH(s, i) = v;".into(),
+                ]);
                 self.stockham(conv_len, &radices, false);
                 self.w.comment(&["times the filter's spectrum (1/m folded in), conjugated: the next forward transform inverts"]);
-                self.w.open(format!("for (u32 i = t; i < {conv_len}u; i += {w}u)"));
-                self.w.line(format!("SH(s, i) = cconj(cmul(SH(s, i), tables[{filter}u + i]));"));
-                self.w.close();
-                self.w.line("BARRIER();");
+                self.row_elementwise(conv_len, &[format!("SH(s, i) = cconj(cmul(SH(s, i), tables[{filter}u + i]));")]);
                 self.stockham(conv_len, &radices, false);
                 self.w.comment(&["conjugate back, times the chirp"]);
-                self.w.open(format!("for (u32 i = t; i < {len}u; i += {w}u)"));
-                self.w.line(format!("SH(s, i) = cmul(cconj(SH(s, i)), tables[{chirp}u + i]);"));
-                self.w.close();
-                self.w.line("BARRIER();");
+                self.row_elementwise(len, &[format!("SH(s, i) = cmul(cconj(SH(s, i)), tables[{chirp}u + i]);")]);
             }
         }
     }
@@ -343,6 +336,18 @@ impl<'a> KernelWriter<'a> {
             self.w.close();
             ns *= radix;
         }
+    }
+
+    /// `body` for every value i < `len` of this thread's row (the row's threads share them),
+    /// then a barrier.
+    fn row_elementwise(&mut self, len: usize, body: &[String]) {
+        let w = self.r.tuning.threads_per_transform;
+        self.w.open(format!("for (u32 i = t; i < {len}u; i += {w}u)"));
+        for line in body {
+            self.w.line(line);
+        }
+        self.w.close();
+        self.w.line("BARRIER();");
     }
 
     fn open_butterfly(&mut self, q: usize, w: usize, guard: bool, butterflies: usize) {

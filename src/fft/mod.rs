@@ -33,4 +33,4 @@ pub mod tables;
 pub use codegen::TableLayout;
 pub use plan::{limits, FftPlan};
 pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
-pub use recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, TwiddleSource, MAX_PRIME_RADIX};
+pub use recipe::{complex_bytes, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, TwiddleSource, MAX_PRIME_RADIX};

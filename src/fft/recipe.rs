@@ -347,6 +347,7 @@ impl FftRecipe {
     }
 }
 
+/// Bytes of one complex value of a precision.
 pub fn complex_bytes(p: Precision) -> u64 {
     match p {
         Precision::F32 => 8,
