@@ -1,18 +1,35 @@
 //! Prints the recipe the planner designs for each length given on the command line (no
 //! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`.
+//! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
+//! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 
-use coalesce::fft::{DeviceLimits, FftProblem, FftRecipe};
+use coalesce::fft::{DeviceLimits, FftPlan, FftProblem, FftRecipe};
 
 fn main() {
     // An H100/H200: 227 KiB of shared memory per block once opted in, 1024 threads.
     let limits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
-    for arg in std::env::args().skip(1) {
+    let mut args = std::env::args().skip(1).peekable();
+    let source_dir = if args.peek().map(String::as_str) == Some("--source") {
+        args.next();
+        let dir = std::path::PathBuf::from(args.next().expect("--source needs a folder"));
+        std::fs::create_dir_all(&dir).expect("cannot create the --source folder");
+        Some(dir)
+    } else {
+        None
+    };
+    for arg in args {
         let Ok(n) = arg.parse::<usize>() else {
             eprintln!("not a length: {arg}");
             continue;
         };
         match FftRecipe::design(FftProblem::c2c(n, 1 << 16), limits) {
-            Ok(r) => println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts()),
+            Ok(r) => {
+                println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts());
+                if let Some(dir) = &source_dir {
+                    let source = FftPlan::source(&r);
+                    std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");
+                }
+            }
             Err(e) => println!("{n}: {e}"),
         }
     }

@@ -16,6 +16,11 @@
 #   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
 #              extra arguments from $FFT_ARGS (e.g. "--suite sweep --sizes 2..512")
 #   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
+#   profile    Nsight Compute on the C2C f32 kernel of each length in $PROFILE_SIZES (default
+#              "35 2904 4093"): throughput, occupancy, bank conflicts, warp stalls
+#   registers  registers and spills (nvcc -Xptxas -v) of the kernel sources in .gpu/src, dumped
+#              here after `stage` (which empties .gpu/) with
+#              `cargo run --release --example fft_recipes -- --source .gpu/src N...`
 set -u
 cd "$(dirname "$0")/.."
 STAGE=.gpu
@@ -111,8 +116,22 @@ run() {
         accuracy)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;
+        profile)
+            for n in ${PROFILE_SIZES:-35 2904 4093}; do
+                echo "== n=$n"
+                ncu --clock-control none --kernel-name "regex:^fft_c2c_f32_n${n}_" --launch-count 1 \
+                    --section SpeedOfLight --section Occupancy --section LaunchStats \
+                    --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
+                    "$STAGE/coalesce" bench fft --suite sweep --sizes "$n" 2>&1 | grep -v "^==PROF==" | tail -n 120
+            done | tee "$OUT/profile.txt" ;;
+        registers)
+            for f in "$STAGE"/src/*.cu; do
+                [ -f "$f" ] || { echo "no sources in $STAGE/src: dump them with the fft_recipes example"; break; }
+                echo "$(basename "$f" .cu): $(nvcc -arch=sm_90 -cubin -o /tmp/k.cubin -Xptxas -v "$f" 2>&1 |
+                    grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
+            done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft accuracy"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft accuracy profile registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.
@@ -124,5 +143,5 @@ run() {
 case "${1:-}" in
 stage) stage ;;
 run) shift; run "$@" ;;
-*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft accuracy]"; exit 2 ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft accuracy profile registers]"; exit 2 ;;
 esac

@@ -55,8 +55,8 @@ impl FftSuite {
 #[derive(Debug, Clone, Default)]
 pub struct FftBenchOptions {
     pub suites: Vec<FftSuite>,
-    /// Restrict every suite to lengths in this range.
-    pub sizes: Option<(usize, usize)>,
+    /// Restrict every suite to lengths in these ranges (empty: no restriction).
+    pub sizes: Vec<std::ops::RangeInclusive<usize>>,
 }
 
 /// Timing of each size in a sweep: DESIGN's minimum (5 repetitions of 10 launches), as
@@ -66,7 +66,7 @@ const SWEEP_TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     let opts = &cfg.fft;
     let suites = if opts.suites.is_empty() { FftSuite::DEFAULT.to_vec() } else { opts.suites.clone() };
-    let keep = |n: &usize| opts.sizes.is_none_or(|(lo, hi)| (lo..=hi).contains(n));
+    let keep = |n: &usize| opts.sizes.is_empty() || opts.sizes.iter().any(|r| r.contains(n));
     let mut tables = Vec::new();
     for suite in suites {
         match suite {

@@ -55,8 +55,9 @@ enum Command {
         /// The FFT accuracy report (same as --suite accuracy).
         #[arg(long)]
         accuracy: bool,
-        /// Restrict FFT suites to lengths LO..HI (inclusive), e.g. 2..1024.
-        #[arg(long, value_name = "LO..HI")]
+        /// Restrict FFT suites to these lengths: comma-separated N or LO..HI (inclusive),
+        /// e.g. 2..1024 or 35,2904,4000..4096.
+        #[arg(long, value_name = "LIST")]
         sizes: Option<String>,
     },
     /// Fourier-transform the last axis of a .npy file, batching over the other axes, like
@@ -93,12 +94,12 @@ pub fn run() -> Result<()> {
         }
         Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes } => {
             let suites = parse_suites(&suites)?;
-            let mut fft = FftBenchOptions { suites: fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?, sizes: None };
+            let mut fft = FftBenchOptions { suites: fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?, sizes: Vec::new() };
             if accuracy {
                 fft.suites.push(FftSuite::Accuracy);
             }
             if let Some(s) = sizes {
-                fft.sizes = Some(parse_range(&s)?);
+                fft.sizes = parse_sizes(&s)?;
             }
             let device = Device::select(cli.device.as_deref())?;
             let cfg = BenchConfig { quick, sweep, progress: true, fft };
@@ -127,15 +128,22 @@ pub fn run() -> Result<()> {
     }
 }
 
-/// `LO..HI` (inclusive) for --sizes.
-fn parse_range(s: &str) -> Result<(usize, usize)> {
-    let bad = || Error::InvalidArgument(format!("--sizes '{s}': write LO..HI with whole numbers, e.g. 2..1024"));
-    let (lo, hi) = s.split_once("..").ok_or_else(bad)?;
-    let (lo, hi) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().trim_start_matches('=').parse().map_err(|_| bad())?);
-    if lo > hi {
-        return Err(bad());
-    }
-    Ok((lo, hi))
+/// `--sizes`: comma-separated items, each N or LO..HI (inclusive).
+fn parse_sizes(s: &str) -> Result<Vec<std::ops::RangeInclusive<usize>>> {
+    let bad = |item: &str| {
+        Error::InvalidArgument(format!("--sizes '{s}': '{item}' is not N or LO..HI with whole numbers LO <= HI, e.g. 2..1024,4093"))
+    };
+    s.split(',')
+        .map(|item| {
+            let (lo, hi) = item.split_once("..").unwrap_or((item, item));
+            let lo: usize = lo.trim().parse().map_err(|_| bad(item))?;
+            let hi: usize = hi.trim().trim_start_matches('=').parse().map_err(|_| bad(item))?;
+            if lo > hi {
+                return Err(bad(item));
+            }
+            Ok(lo..=hi)
+        })
+        .collect()
 }
 
 fn parse_suites(names: &[String]) -> Result<Vec<Suite>> {
@@ -214,4 +222,18 @@ fn info(spec: Option<&str>, quick: bool) -> Result<()> {
         println!();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_sizes;
+
+    #[test]
+    fn sizes_are_lengths_and_inclusive_ranges() {
+        assert_eq!(parse_sizes("2..64,4093, 4000..=4002").unwrap(), vec![2..=64, 4093..=4093, 4000..=4002]);
+        for bad in ["", "5..2", "a..4", "3,,4", "1..x"] {
+            let err = parse_sizes(bad).unwrap_err().to_string();
+            assert!(err.contains("--sizes"), "{bad}: {err}");
+        }
+    }
 }

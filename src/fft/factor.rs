@@ -60,11 +60,17 @@ pub fn is_smooth(n: usize, bound: usize) -> bool {
 }
 
 /// Length of Bluestein's cyclic convolution for a transform of length `n`: among the 7-smooth
-/// numbers from 2n - 1 up to a power of two, the one with the least work by a simple model
-/// (length x Stockham passes).
+/// numbers from 2n - 1 up to a power of two, the one with the least work by a simple model:
+/// length x Stockham passes, a quarter more for lengths that are not powers of two. The
+/// penalty is fitted to Bluestein kernels on an H200 (docs/BENCHMARKS.md): power-of-two
+/// convolutions ran 1.2x to 1.5x faster per pass and value than mixed-radix ones, so 1009
+/// pads to 2048 (1.18x faster than 2025), while 131 stays at 270.
 pub fn bluestein_len(n: usize) -> usize {
     let lo = (2 * n).saturating_sub(1).max(1);
-    let cost = |m: usize| m * pack_radices(m, 7).map_or(usize::MAX / (2 * m), |r| r.len().max(1));
+    let cost = |m: usize| {
+        let passes = pack_radices(m, 7).map_or(usize::MAX / (8 * m), |r| r.len().max(1));
+        m * passes * if m.is_power_of_two() { 4 } else { 5 }
+    };
     (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7)).min_by_key(|&m| (cost(m), m)).unwrap_or(lo)
 }
 

@@ -91,10 +91,17 @@ pub struct FftTuning {
     pub pad_shift: Option<u32>,
     /// Spare slots after each row, so that rows start on different banks.
     pub row_pad: u32,
-    /// C2C only: the first pass reads global memory and the last writes it directly (both
-    /// coalesced when a row has enough threads), sparing two trips through shared memory.
+    /// The core's first pass reads global memory and its last pass writes it (both coalesced
+    /// when a row has enough threads), sparing two trips through shared memory. R2C of even
+    /// length still stores through shared memory: separating its spectrum pairs values i and m-i.
     pub direct_io: bool,
     pub twiddles: TwiddleSource,
+    /// Blocks that must fit on one multiprocessor at once (CUDA's `__launch_bounds__`
+    /// minimum; OpenCL ignores it): caps registers at 64K / (blocks x threads per block).
+    /// The planner leaves it at 1: a cap of 64 registers sped up N = 2904 by 1.36x but made
+    /// Bluestein kernels spill and run 2.7x slower (docs/BENCHMARKS.md); a measuring
+    /// autotuner should choose it per kernel.
+    pub min_blocks_per_sm: u32,
 }
 
 /// What the device allows, as far as FFT planning cares.
@@ -113,7 +120,9 @@ pub struct FftRecipe {
     pub tuning: FftTuning,
 }
 
-/// Shared memory a block of this many threads aims to fill before it stops adding transforms.
+/// Shared memory a block aims to fill before it stops adding transforms, with blocks of
+/// TARGET_THREADS_PER_BLOCK threads and at most twice that (N = 2 ran at 0.76 of copy with
+/// 1024-thread blocks).
 const TARGET_VALUES_PER_BLOCK: usize = 2048;
 const TARGET_THREADS_PER_BLOCK: u32 = 256;
 /// Keep blocks at or under this much shared memory unless one transform alone needs more, so
@@ -136,7 +145,7 @@ impl FftRecipe {
         let region_bytes = core.region() as u64 * complex_bytes(problem.precision);
         let mut transforms = TARGET_THREADS_PER_BLOCK.div_ceil(threads_per_transform).max(1);
         while (transforms as usize) * core.region() < TARGET_VALUES_PER_BLOCK
-            && 2 * transforms * threads_per_transform <= TARGET_THREADS_PER_BLOCK * 4
+            && 2 * transforms * threads_per_transform <= TARGET_THREADS_PER_BLOCK * 2
         {
             transforms *= 2;
         }
@@ -153,11 +162,11 @@ impl FftRecipe {
                 transforms_per_block: transforms,
                 pad_shift: None,
                 row_pad: 0,
-                direct_io: packing == RealPacking::Complex
-                    && matches!(core, Core::Stockham { .. })
-                    && core.radices().len() >= 2
-                    && threads_per_transform >= 8,
+                // Direct reads and writes coalesce once a row has 8 threads or more (a one-pass
+                // core has one thread per row; N = 1 has no pass at all).
+                direct_io: threads_per_transform >= 8 && (core.radices().len() >= 2 || matches!(core, Core::Bluestein { .. })),
                 twiddles: TwiddleSource::TablePowers,
+                min_blocks_per_sm: 1,
             },
         };
         let recipe = recipe.with_least_conflicted_layout(limits);
@@ -235,6 +244,10 @@ impl FftRecipe {
         };
         let twiddles = format!("{twiddles}{}", if self.tuning.direct_io { "_d" } else { "" });
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
+        let pad = match self.tuning.min_blocks_per_sm {
+            0 | 1 => pad,
+            m => format!("{pad}_m{m}"),
+        };
         format!(
             "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}",
             p.kind, p.precision, p.len, self.tuning.threads_per_transform, self.tuning.transforms_per_block

@@ -8,6 +8,8 @@ pub const PRELUDE: &str = r#"/* ---- coalesce prelude: one dialect for NVRTC (CU
 /* CUDA */
 #define KERNEL extern "C" __global__
 #define KERNEL_BLOCK(threads) extern "C" __global__ __launch_bounds__(threads)
+/* ... and at least `blocks` blocks resident per multiprocessor: caps registers per thread */
+#define KERNEL_BLOCKS(threads, blocks) extern "C" __global__ __launch_bounds__(threads, blocks)
 #define GLOBAL
 #define LOCAL __shared__
 #define RESTRICT __restrict__
@@ -53,6 +55,7 @@ typedef double2 c64;
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #define KERNEL __kernel
 #define KERNEL_BLOCK(threads) __kernel __attribute__((reqd_work_group_size(threads, 1, 1)))
+#define KERNEL_BLOCKS(threads, blocks) KERNEL_BLOCK(threads)
 #define GLOBAL __global
 #define LOCAL __local
 #define RESTRICT restrict

@@ -1,0 +1,137 @@
+//! The kernel's global-memory side: `read_input` and `write_output`, the two device functions
+//! that turn one element of a row into a value of the complex core and back (packing real
+//! rows, rebuilding a half spectrum, Bluestein's chirps, the inverse's conjugation, scaling),
+//! and the load and store phases that call them when the core does not (no direct_io).
+
+use super::KernelWriter;
+use crate::fft::problem::FftKind;
+use crate::fft::recipe::{Core, RealPacking};
+
+impl KernelWriter<'_> {
+    /// Defines `read_input(in, tables, row, i, sign)`: value i of the complex core's input for
+    /// one row of the block, i < the core's region (Bluestein: zero beyond the transform length).
+    pub(super) fn read_input_function(&mut self) {
+        let p = self.r.problem;
+        let n = p.len;
+        let real_stride = p.real_row_stride();
+        let half = p.half_spectrum_len();
+        let real_twiddles = self.tables.real_twiddles;
+        let input = if p.kind == FftKind::R2C { "real" } else { "cplx" };
+        self.w.comment(&["value i of the core's input in row `row` of the block, whose first row starts at `in`"]);
+        self.w.open(format!(
+            "DEVICE_FN cplx read_input(const GLOBAL {input}* in, const GLOBAL cplx* RESTRICT tables, u32 row, u32 i, real sign)"
+        ));
+        self.w.line("(void)tables; (void)sign;");
+        if let Core::Bluestein { len, .. } = self.r.core {
+            self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
+        }
+        match (p.kind, self.r.packing) {
+            (FftKind::C2C, _) => {
+                self.w.line(format!("cplx v = in[row * {n}u + i];"));
+                self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
+            }
+            (FftKind::R2C, RealPacking::HalfLength) => {
+                self.w.comment(&["z[i] = x[2i] + i x[2i+1]: the real row read as complex pairs"]);
+                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in)[row * {}u + i];", real_stride / 2));
+            }
+            (FftKind::R2C, _) => {
+                self.w.line(format!("const cplx v = MAKE_CPLX(in[row * {real_stride}u + i], 0);"));
+            }
+            (FftKind::C2R, RealPacking::HalfLength) => {
+                let m = n / 2;
+                self.w.comment(&[
+                    "Z[i] = (X[i] + conj X[m-i]) + i W^-i (X[i] - conj X[m-i]), W = e^{-2 pi i/N}: the spectrum",
+                    "of z[j] = x[2j] + i x[2j+1]. The imaginary parts of X[0] and X[m] are ignored, as numpy does.",
+                    "Conjugated: the forward core then computes the inverse.",
+                ]);
+                self.w.line(format!("const GLOBAL cplx* X = in + row * {half}u;"));
+                self.w.line("cplx a = X[i];");
+                self.w.line(format!("cplx b = X[{m}u - i];"));
+                self.w.line("if (i == 0) { a.y = 0; b.y = 0; }");
+                self.w.line("b.y = -b.y;");
+                self.w.line(format!("const cplx d = cmul(csub(a, b), cconj(tables[{real_twiddles}u + i]));"));
+                self.w.line("const cplx v = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
+            }
+            (FftKind::C2R, _) => {
+                self.w.comment(&["the full Hermitian spectrum, conjugated for the forward core"]);
+                self.w.line(format!("const GLOBAL cplx* X = in + row * {half}u;"));
+                self.w.line(format!("cplx v = i < {half}u ? cconj(X[i]) : X[{n}u - i];"));
+                self.w.line("if (i == 0) v.y = 0;");
+            }
+        }
+        match self.r.core {
+            Core::Bluestein { .. } => self.w.line(format!("return cmul(v, tables[{}u + i]);   /* times the chirp */", self.tables.chirp)),
+            Core::Stockham { .. } => self.w.line("return v;"),
+        };
+        self.w.close();
+    }
+
+    /// Whether the kernel writes its results element by element (`write_output`); R2C of even
+    /// length instead separates its packed spectrum, which needs values i and m-i together.
+    pub(super) fn writes_elementwise(&self) -> bool {
+        !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength)
+    }
+
+    /// Defines `write_output(out, tables, row, i, v, sign, scale)`: stores value i < the core
+    /// length of the core's (final) output for one row.
+    pub(super) fn write_output_function(&mut self) {
+        let p = self.r.problem;
+        let n = p.len;
+        let real_stride = p.real_row_stride();
+        let half = p.half_spectrum_len();
+        let output = if p.kind == FftKind::C2R { "real" } else { "cplx" };
+        self.w.comment(&["stores value i of the core's output in row `row` of the block (first row at `out`), scaled"]);
+        self.w.open(format!(
+            "DEVICE_FN void write_output(GLOBAL {output}* out, const GLOBAL cplx* RESTRICT tables, u32 row, u32 i, cplx v, real sign, real scale)"
+        ));
+        self.w.line("(void)tables; (void)sign;");
+        match (p.kind, self.r.packing) {
+            (FftKind::C2C, _) => self.w.line(format!("out[row * {n}u + i] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
+            (FftKind::C2R, RealPacking::HalfLength) => {
+                self.w.comment(&["x[2i] + i x[2i+1] = conj of the core's output"]);
+                self.w.line(format!("((GLOBAL cplx*)out)[row * {}u + i] = MAKE_CPLX(v.x * scale, -v.y * scale);", real_stride / 2))
+            }
+            (FftKind::C2R, _) => self.w.line(format!("out[row * {real_stride}u + i] = v.x * scale;")),
+            (FftKind::R2C, _) => {
+                self.w.comment(&["odd N: the first N/2+1 values of the full spectrum"]);
+                self.w.line(format!("if (i < {half}u) out[row * {half}u + i] = cscale(v, scale);"))
+            }
+        };
+        self.w.close();
+    }
+
+    /// The load phase: the block's rows into shared memory through `read_input`.
+    pub(super) fn load(&mut self) {
+        let region = self.r.core.region();
+        self.w.comment(&["load: the block's rows into shared memory"]);
+        self.row_loop(region, |w| {
+            w.line("SH(row, i) = read_input(in_rows, tables, row, i, sign);");
+        });
+    }
+
+    /// The store phase: the block's rows from shared memory to global memory, scaled.
+    pub(super) fn store(&mut self) {
+        let p = self.r.problem;
+        self.w.comment(&["store: coalesced writes of the block's rows, scaled"]);
+        if self.writes_elementwise() {
+            let count = if p.kind == FftKind::R2C { p.half_spectrum_len() } else { self.r.core.len() };
+            self.row_loop(count, |w| {
+                w.line("write_output(out_rows, tables, row, i, SH(row, i), sign, scale);");
+            });
+            return;
+        }
+        let m = p.len / 2;
+        let half = p.half_spectrum_len();
+        let real_twiddles = self.tables.real_twiddles;
+        let half_lit = self.lit.real(0.5);
+        self.row_loop(half, |w| {
+            w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
+            w.line(format!("const cplx a = SH(row, (i == {m}u ? 0 : i));"));
+            w.line(format!("const cplx b = cconj(SH(row, (i == 0 ? 0 : {m}u - i)));"));
+            w.line(format!("const cplx even = cscale(cadd(a, b), {half_lit});"));
+            w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
+            w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));
+            w.line(format!("out_rows[row * {half}u + i] = cscale(x, scale);"));
+        });
+    }
+}
