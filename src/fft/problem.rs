@@ -156,8 +156,8 @@ impl FftProblem {
         }
     }
 
-    /// (input, output) elements per row, each in its own element type.
-    fn row_elements(&self) -> (usize, usize) {
+    /// (input, output) elements per row, each in its own element type: the rows' strides.
+    pub(crate) fn row_elements(&self) -> (usize, usize) {
         match self.kind {
             FftKind::C2C => (self.len, self.len),
             FftKind::R2C => (self.real_row_stride(), self.half_spectrum_len()),

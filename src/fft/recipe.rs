@@ -104,6 +104,14 @@ pub struct FftTuning {
     pub min_blocks_per_sm: u32,
 }
 
+impl FftTuning {
+    /// The minimum of blocks to write into the launch bounds: none for 0 or 1 (an explicit 1
+    /// is not the same as none to NVRTC).
+    pub fn launch_minimum(&self) -> Option<u32> {
+        (self.min_blocks_per_sm > 1).then_some(self.min_blocks_per_sm)
+    }
+}
+
 /// What the device allows, as far as FFT planning cares.
 #[derive(Debug, Clone, Copy)]
 pub struct DeviceLimits {
@@ -244,9 +252,9 @@ impl FftRecipe {
         };
         let twiddles = format!("{twiddles}{}", if self.tuning.direct_io { "_d" } else { "" });
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
-        let pad = match self.tuning.min_blocks_per_sm {
-            0 | 1 => pad,
-            m => format!("{pad}_m{m}"),
+        let pad = match self.tuning.launch_minimum() {
+            None => pad,
+            Some(m) => format!("{pad}_m{m}"),
         };
         format!(
             "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}",

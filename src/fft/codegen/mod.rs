@@ -124,9 +124,9 @@ impl<'a> KernelWriter<'a> {
         };
         // A minimum of 1 block is not the same as none: NVRTC then spends more registers, and
         // small transforms ran up to 30% slower on an H200.
-        let launch_bounds = match t.min_blocks_per_sm {
-            0 | 1 => format!("KERNEL_BLOCK({threads})"),
-            m => format!("KERNEL_BLOCKS({threads}, {m})"),
+        let launch_bounds = match t.launch_minimum() {
+            None => format!("KERNEL_BLOCK({threads})"),
+            Some(m) => format!("KERNEL_BLOCKS({threads}, {m})"),
         };
         self.w.open(format!(
             "{launch_bounds} void {}(const GLOBAL {input}* in, GLOBAL {output}* out, \
@@ -142,11 +142,7 @@ impl<'a> KernelWriter<'a> {
             "const u32 rows = (u32)(batch - first < {0} ? batch - first : {0});   /* the last block may hold fewer */",
             t.transforms_per_block
         ));
-        let (in_stride, out_stride) = match p.kind {
-            FftKind::C2C => (p.len, p.len),
-            FftKind::R2C => (p.real_row_stride(), p.half_spectrum_len()),
-            FftKind::C2R => (p.half_spectrum_len(), p.real_row_stride()),
-        };
+        let (in_stride, out_stride) = p.row_elements();
         self.w.comment(&["the block's first input and output rows: offsets from them are 32-bit"]);
         self.w.line(format!("const GLOBAL {input}* in_rows = in + first * {in_stride}u;"));
         self.w.line(format!("GLOBAL {output}* out_rows = out + first * {out_stride}u;"));
