@@ -5,9 +5,9 @@
 mod common;
 mod fft_support;
 
-use coalesce::fft::{Direction, FftPlan, FftProblem, Normalization};
+use coalesce::fft::{limits, Direction, FftPlan, FftProblem, FftRecipe, Normalization};
 use coalesce::{Complex, Error};
-use fft_support::{check_all, poisoned};
+use fft_support::{check_all, check_plans, poisoned};
 
 /// Every N up to 64 (1024 in the GPU suite).
 fn small_lengths() -> Vec<usize> {
@@ -81,6 +81,24 @@ fn f64_all_kinds() {
         problems.extend([2, 15, 16, 98, 2048].map(|n| FftProblem::c2r(n, 2)));
         problems.push(FftProblem::c2c(60, 3).in_place());
         check_all::<f64>(&device, &problems, "f64");
+    }
+}
+
+/// The recipes the variants benchmark times (one tuning choice away from the heuristic's) are
+/// correct too: an autotuner may pick any of them.
+#[test]
+fn every_variant_of_a_recipe_is_correct() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2)]);
+        let recipes: Vec<FftRecipe> = problems
+            .iter()
+            .filter_map(|&p| FftRecipe::design(p, lim).ok())
+            .flat_map(|r| r.variants(lim).into_iter().map(|v| v.1).chain([r]))
+            .collect();
+        let plans = FftPlan::from_recipes(&device, recipes).unwrap();
+        check_plans::<f32>(&device, &plans, "variants");
     }
 }
 

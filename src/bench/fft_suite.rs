@@ -26,10 +26,12 @@ pub enum FftSuite {
     Real,
     Plan,
     Accuracy,
+    /// The heuristic's recipe beside its variants (one tuning choice changed each).
+    Variants,
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 5] = [FftSuite::Sweep, FftSuite::F64, FftSuite::Real, FftSuite::Plan, FftSuite::Accuracy];
+    pub const ALL: [FftSuite; 6] = [FftSuite::Sweep, FftSuite::F64, FftSuite::Real, FftSuite::Plan, FftSuite::Accuracy, FftSuite::Variants];
     /// What `bench fft` runs without `--suite`.
     pub const DEFAULT: [FftSuite; 4] = [FftSuite::Sweep, FftSuite::F64, FftSuite::Real, FftSuite::Plan];
 
@@ -40,6 +42,7 @@ impl FftSuite {
             FftSuite::Real => "real",
             FftSuite::Plan => "plan",
             FftSuite::Accuracy => "accuracy",
+            FftSuite::Variants => "variants",
         }
     }
 
@@ -85,6 +88,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 }
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
+            FftSuite::Variants => {
+                let sizes = if opts.sizes.is_empty() { super::fft_variants::DEFAULT_SIZES.to_vec() } else { (1..=4096).filter(keep).collect() };
+                tables.push(super::fft_variants::run(device, cfg, &sizes)?);
+            }
             FftSuite::Accuracy => {
                 let (f32_max, f64_max) = if cfg.quick { (64, 64) } else { (4096, 2048) };
                 tables.extend(accuracy(device, cfg, Precision::F32, (1..=f32_max).filter(keep).collect())?);
@@ -133,7 +140,7 @@ struct Measured {
 
 /// Random buffers of one precision: complex and real, inputs and outputs, each of the run's
 /// budget; every size runs on their first elements.
-struct Buffers<T: crate::Element>
+pub(super) struct Buffers<T: crate::Element>
 where
     Complex<T>: crate::Element,
 {
@@ -147,7 +154,7 @@ impl<T: crate::Element + super::random::Random> Buffers<T>
 where
     Complex<T>: crate::Element + super::random::Random,
 {
-    fn new(device: &Device, budget: usize) -> Result<Self> {
+    pub(super) fn new(device: &Device, budget: usize) -> Result<Self> {
         let values = budget / std::mem::size_of::<Complex<T>>();
         Ok(Buffers {
             complex_in: device.upload(&random_vec::<Complex<T>>(values, 7))?,
@@ -157,7 +164,7 @@ where
         })
     }
 
-    fn ours(&mut self, plan: &FftPlan, direction: Direction) -> Result<()> {
+    pub(super) fn ours(&mut self, plan: &FftPlan, direction: Direction) -> Result<()> {
         match plan.problem().kind {
             FftKind::C2C => plan.execute_prefix(direction, &self.complex_in, &mut self.complex_out),
             FftKind::R2C => plan.execute_prefix(direction, &self.real_in, &mut self.complex_out),
@@ -165,7 +172,7 @@ where
         }
     }
 
-    fn cufft(&mut self, plan: &CufftPlan, kind: FftKind, direction: Direction) -> Result<()> {
+    pub(super) fn cufft(&mut self, plan: &CufftPlan, kind: FftKind, direction: Direction) -> Result<()> {
         let inverse = direction == Direction::Inverse;
         match kind {
             FftKind::C2C => plan.execute_prefix(&mut self.complex_in, &mut self.complex_out, inverse),

@@ -7,6 +7,7 @@
 
 mod copy_suite;
 mod fft_suite;
+mod fft_variants;
 pub mod plot;
 pub mod random;
 mod reduce_suite;

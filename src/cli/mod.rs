@@ -49,7 +49,8 @@ enum Command {
         #[arg(long)]
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
-        /// plan (creation time), accuracy. Default: sweep, f64, real, plan.
+        /// plan (creation time), accuracy, variants (the heuristic's kernel beside recipes one
+        /// tuning choice away; --sizes picks the lengths). Default: sweep, f64, real, plan.
         #[arg(long = "suite", value_name = "NAME")]
         fft_suites: Vec<String>,
         /// The FFT accuracy report (same as --suite accuracy).

@@ -26,24 +26,59 @@ pub fn largest_prime_factor(n: usize) -> usize {
     prime_factors(n).last().copied().unwrap_or(1)
 }
 
-/// Splits `n` into radices for Stockham passes: prime factors packed greedily into products
-/// of at most 16 (fewer passes over shared memory), each prime above 16 a radix of its own.
-/// None when a prime factor exceeds `max_prime`, the largest prime codelet the plan accepts.
-/// The radices come largest first.
+/// Splits `n` into radices for Stockham passes, largest first: among the greedy packings of
+/// its prime factors under several caps (see [`pack_radices_capped`]), the one a cost model
+/// ranks cheapest. None when a prime factor exceeds `max_prime`, the largest prime codelet
+/// the plan accepts.
+///
+/// The model, [`stockham_cost`], was fitted to 86 timings of 2 to 4 packings each on an H200
+/// (`bench fft --suite variants`): where its pick was timed, it ran 2.1% slower than the
+/// fastest packing on average, where packing under 16 lost 4.4% and under 8 (powers of two
+/// to 16) 6.3%. Packing under 16 lost up to 1.8x at N = 2904: 12 x 11 x 11 x 2 leaves most
+/// threads idle in the radix-11 passes.
 pub fn pack_radices(n: usize, max_prime: usize) -> Option<Vec<usize>> {
+    let pow2_or_at_most = |cap: usize| move |r: usize| r <= cap || (r.is_power_of_two() && r <= MAX_COMPOSITE_RADIX);
+    let mut candidates: Vec<Vec<usize>> = [16, 12, 10, 9, 8, 6, 4].iter().filter_map(|&cap| pack_radices_capped(n, max_prime, cap)).collect();
+    candidates.extend(pack(n, max_prime, pow2_or_at_most(8)));
+    candidates.extend(pack(n, max_prime, pow2_or_at_most(10)));
+    candidates.into_iter().min_by(|a, b| stockham_cost(n, a).total_cmp(&stockham_cost(n, b)))
+}
+
+/// Cost of a length-`n` Stockham transform with `radices`, one thread per butterfly of the
+/// largest radix, in arbitrary units: each pass costs a thread its butterflies
+/// (ceil(n/radix / threads) of them, r log2 r + 4 r each, 3.5x that for the composite
+/// codelets 12, 14 and 15) plus 20 for the pass itself (barrier, indexing, twiddles); the
+/// sum, times threads^0.8 (more threads per row cost less than in proportion: a multiprocessor
+/// holds several rows). The constants are fitted, not derived.
+pub fn stockham_cost(n: usize, radices: &[usize]) -> f64 {
+    let threads = (n / radices.iter().copied().max().unwrap_or(1).max(1)).max(1);
+    let butterfly = |r: usize| {
+        let work = r as f64 * (r as f64).log2() + 4.0 * r as f64;
+        if matches!(r, 12 | 14 | 15) { 3.5 * work } else { work }
+    };
+    let per_thread: f64 = radices.iter().map(|&r| (n / r).div_ceil(threads) as f64 * butterfly(r) + 20.0).sum();
+    (threads as f64).powf(0.8) * per_thread
+}
+
+/// As [`pack_radices`], with any product of factors up to `cap` (at most 16).
+pub fn pack_radices_capped(n: usize, max_prime: usize, cap: usize) -> Option<Vec<usize>> {
+    pack(n, max_prime, |r| r <= cap.min(MAX_COMPOSITE_RADIX))
+}
+
+fn pack(n: usize, max_prime: usize, fits: impl Fn(usize) -> bool) -> Option<Vec<usize>> {
     let mut rest = prime_factors(n);
     if rest.last().is_some_and(|&p| p > max_prime) {
         return None;
     }
     let mut radices = Vec::new();
     // Largest factors first: each radix starts from the largest remaining factor and takes the
-    // largest others that still fit under the cap.
+    // largest others that still fit.
     while let Some(first) = rest.pop() {
         let mut radix = first;
         let mut i = rest.len();
         while i > 0 {
             i -= 1;
-            if radix * rest[i] <= MAX_COMPOSITE_RADIX {
+            if fits(radix * rest[i]) {
                 radix *= rest.remove(i);
                 i = i.min(rest.len());
             }
@@ -68,7 +103,7 @@ pub fn is_smooth(n: usize, bound: usize) -> bool {
 pub fn bluestein_len(n: usize) -> usize {
     let lo = (2 * n).saturating_sub(1).max(1);
     let cost = |m: usize| {
-        let passes = pack_radices(m, 7).map_or(usize::MAX / (8 * m), |r| r.len().max(1));
+        let passes = pack_radices_capped(m, 7, MAX_COMPOSITE_RADIX).map_or(usize::MAX / (8 * m), |r| r.len().max(1));
         m * passes * if m.is_power_of_two() { 4 } else { 5 }
     };
     (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7)).min_by_key(|&m| (cost(m), m)).unwrap_or(lo)
@@ -89,7 +124,12 @@ mod tests {
             assert!(r.iter().all(|&x| x <= 61 && (x <= MAX_COMPOSITE_RADIX || prime_factors(x).len() == 1)), "{n}: {r:?}");
         }
         assert_eq!(pack_radices(4096, 61).unwrap(), vec![16, 16, 16]);
+        assert_eq!(pack_radices(2904, 61).unwrap(), vec![11, 11, 6, 4]);
+        assert_eq!(pack_radices(1000, 61).unwrap(), vec![10, 10, 10]);
+        assert_eq!(pack_radices_capped(2904, 61, 16).unwrap(), vec![12, 11, 11, 2]);
         assert_eq!(pack_radices(1, 61).unwrap(), Vec::<usize>::new());
+        assert_eq!(pack_radices_capped(4096, 61, 8).unwrap(), vec![8, 8, 8, 8]);
+        assert_eq!(pack_radices_capped(2 * 3 * 53, 61, 4).unwrap(), vec![53, 3, 2]);
     }
 
     #[test]

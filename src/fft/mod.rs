@@ -29,6 +29,7 @@ mod problem;
 mod recipe;
 pub mod reference;
 pub mod tables;
+mod variants;
 
 pub use codegen::TableLayout;
 pub use plan::{limits, FftPlan};

@@ -39,6 +39,11 @@ impl FftPlan {
     /// Plans many problems at once, compiling their kernels on all host cores.
     pub fn new_many(device: &Device, problems: &[FftProblem]) -> Result<Vec<Self>> {
         let recipes = problems.iter().map(|p| FftRecipe::design(*p, limits(device))).collect::<Result<Vec<_>>>()?;
+        Self::from_recipes(device, recipes)
+    }
+
+    /// Builds many recipes at once, compiling their kernels on all host cores.
+    pub fn from_recipes(device: &Device, recipes: Vec<FftRecipe>) -> Result<Vec<Self>> {
         let sources: Vec<KernelSource> = recipes.iter().map(Self::source).collect();
         let programs = device.build_all(&sources)?;
         recipes.into_iter().zip(programs).map(|(r, p)| Self::assemble(device, r, p)).collect()

@@ -2,7 +2,7 @@
 //! Designed by a heuristic from the problem and the device's limits; printable, comparable,
 //! and the only input of code generation.
 
-use super::factor::{bluestein_len, pack_radices};
+use super::factor::{bluestein_len, pack_radices, pack_radices_capped, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision};
 use crate::error::{Error, Result};
 
@@ -21,15 +21,28 @@ pub enum Core {
 }
 
 impl Core {
-    fn design(len: usize) -> Core {
-        match pack_radices(len, MAX_PRIME_RADIX) {
+    /// The core for a transform of length `len`: radices by [`pack_radices`] (Bluestein's
+    /// power-of-two-leaning convolutions by products up to 16, which measured faster there),
+    /// or composite radices packed up to `radix_cap` when one is given.
+    fn design(len: usize, radix_cap: Option<usize>) -> Core {
+        let stockham = match radix_cap {
+            None => pack_radices(len, MAX_PRIME_RADIX),
+            Some(cap) => pack_radices_capped(len, MAX_PRIME_RADIX, cap),
+        };
+        match stockham {
             Some(radices) => Core::Stockham { len, radices },
-            None => {
-                let conv_len = bluestein_len(len);
-                let radices = pack_radices(conv_len, MAX_PRIME_RADIX).expect("Bluestein lengths are 7-smooth");
-                Core::Bluestein { len, conv_len, radices }
-            }
+            None => Core::bluestein(len, bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX)).expect("Bluestein lengths are 7-smooth"),
         }
+    }
+
+    /// Bluestein's algorithm for length `len` by a convolution of length `conv_len`: None when
+    /// `conv_len` is shorter than 2 len - 1 or has a prime factor above MAX_PRIME_RADIX.
+    pub fn bluestein(len: usize, conv_len: usize, radix_cap: usize) -> Option<Core> {
+        if conv_len + 1 < 2 * len {
+            return None;
+        }
+        let radices = pack_radices_capped(conv_len, MAX_PRIME_RADIX, radix_cap)?;
+        Some(Core::Bluestein { len, conv_len, radices })
     }
 
     /// Length of the transform.
@@ -98,9 +111,9 @@ pub struct FftTuning {
     pub twiddles: TwiddleSource,
     /// Blocks that must fit on one multiprocessor at once (CUDA's `__launch_bounds__`
     /// minimum; OpenCL ignores it): caps registers at 64K / (blocks x threads per block).
-    /// The planner leaves it at 1: a cap of 64 registers sped up N = 2904 by 1.36x but made
-    /// Bluestein kernels spill and run 2.7x slower (docs/BENCHMARKS.md); a measuring
-    /// autotuner should choose it per kernel.
+    /// The planner asks for 2 only for Bluestein kernels that keep at least
+    /// BLUESTEIN_REGISTER_FLOOR registers by it; elsewhere a minimum made NVRTC spend more
+    /// registers or spill (docs/BENCHMARKS.md). A measuring autotuner should choose it per kernel.
     pub min_blocks_per_sm: u32,
 }
 
@@ -129,10 +142,25 @@ pub struct FftRecipe {
 }
 
 /// Shared memory a block aims to fill before it stops adding transforms, with blocks of
-/// TARGET_THREADS_PER_BLOCK threads and at most twice that (N = 2 ran at 0.76 of copy with
-/// 1024-thread blocks).
-const TARGET_VALUES_PER_BLOCK: usize = 2048;
-const TARGET_THREADS_PER_BLOCK: u32 = 256;
+/// TARGET_THREADS_PER_BLOCK threads and at most MAX_THREADS_PER_BLOCK (N = 2 ran at 0.76 of
+/// copy with 1024-thread blocks). Halving both from 2048 values and 256 threads ran 27 of 41
+/// sampled sizes more than 3% faster on an H200 (up to 1.7x, N = 133): more, smaller blocks
+/// per multiprocessor overlap one block's loads with another's passes (our reading, not measured).
+const TARGET_VALUES_PER_BLOCK: usize = 1024;
+const TARGET_THREADS_PER_BLOCK: u32 = 128;
+const MAX_THREADS_PER_BLOCK: u32 = 512;
+/// Bluestein kernels want about 170 registers per thread: for convolutions of 2048 and more,
+/// a launch bound of two blocks per multiprocessor ran them up to 1.3x faster where it leaves
+/// at least this many (blocks of at most 256 threads), and spilled (down to 0.4x) where it
+/// left 64 to 102; at 121 (4320-point convolutions, 270 threads) it ran 0.77x. Shorter
+/// convolutions ran 5-10% slower with it.
+const BLUESTEIN_REGISTER_FLOOR: u32 = 128;
+/// Threads per row for power-of-two Bluestein convolutions at most (see `design_around`).
+const BLUESTEIN_MAX_THREADS: u32 = 256;
+/// Threads per row from which the passes read and write global memory themselves: below, rows
+/// are short and the staged, unrolled copy through shared memory coalesces better (1.2x to
+/// 1.8x for N = 72 .. 184 with 8 to 12 threads per row).
+const DIRECT_IO_MIN_THREADS: u32 = 16;
 /// Keep blocks at or under this much shared memory unless one transform alone needs more, so
 /// that several blocks share a multiprocessor.
 const SHARED_BUDGET: u64 = 48 * 1024;
@@ -141,19 +169,61 @@ impl FftRecipe {
     /// Picks the algorithm and tuning for `problem` on a device with `limits`.
     pub fn design(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        let n = problem.len;
-        let packing = match problem.kind {
+        Self::design_around(problem, Core::design(Self::core_len(&problem), None), limits)
+    }
+
+    /// As [`FftRecipe::design`], with composite radices of at most `radix_cap` (2 to 16):
+    /// smaller radices mean more passes but more threads per transform and fewer registers.
+    pub fn design_with_radix_cap(problem: FftProblem, limits: DeviceLimits, radix_cap: usize) -> Result<Self> {
+        problem.validate()?;
+        let core = Core::design(Self::core_len(&problem), Some(radix_cap.max(2)));
+        Self::design_around(problem, core, limits)
+    }
+
+    /// How a problem's rows map onto the complex core.
+    fn packing_of(problem: &FftProblem) -> RealPacking {
+        match problem.kind {
             FftKind::C2C => RealPacking::Complex,
-            _ if n % 2 == 0 => RealPacking::HalfLength,
+            _ if problem.len % 2 == 0 => RealPacking::HalfLength,
             _ => RealPacking::Widened,
-        };
-        let core = Core::design(if packing == RealPacking::HalfLength { n / 2 } else { n });
+        }
+    }
+
+    /// Length of the complex transform the core computes for `problem`.
+    pub fn core_len(problem: &FftProblem) -> usize {
+        match Self::packing_of(problem) {
+            RealPacking::HalfLength => problem.len / 2,
+            _ => problem.len,
+        }
+    }
+
+    /// The heuristic's tuning for a given core, which must compute a transform of length
+    /// [`FftRecipe::core_len`].
+    pub fn design_around(problem: FftProblem, core: Core, limits: DeviceLimits) -> Result<Self> {
+        problem.validate()?;
+        if core.len() != Self::core_len(&problem) {
+            return Err(Error::invalid(format!(
+                "a core of length {} does not fit a length-{} {} problem: it needs length {}",
+                core.len(),
+                problem.len,
+                problem.kind,
+                Self::core_len(&problem)
+            )));
+        }
+        let packing = Self::packing_of(&problem);
+        let bluestein = matches!(core, Core::Bluestein { .. });
         let max_radix = core.radices().iter().copied().max().unwrap_or(1);
-        let threads_per_transform = (core.region().div_ceil(max_radix) as u32).min(limits.max_threads);
+        let one_butterfly_each = (core.region().div_ceil(max_radix) as u32).min(limits.max_threads);
+        let mut threads_per_transform = one_butterfly_each;
+        if bluestein && core.region().is_power_of_two() {
+            // Two butterflies per thread and pass ran the 8192-point convolution 1.12x faster
+            // than one with 512 threads (non-power-of-two convolutions ran slower so).
+            threads_per_transform = threads_per_transform.min(BLUESTEIN_MAX_THREADS);
+        }
         let region_bytes = core.region() as u64 * complex_bytes(problem.precision);
         let mut transforms = TARGET_THREADS_PER_BLOCK.div_ceil(threads_per_transform).max(1);
         while (transforms as usize) * core.region() < TARGET_VALUES_PER_BLOCK
-            && 2 * transforms * threads_per_transform <= TARGET_THREADS_PER_BLOCK * 2
+            && 2 * transforms * threads_per_transform <= MAX_THREADS_PER_BLOCK
         {
             transforms *= 2;
         }
@@ -161,7 +231,7 @@ impl FftRecipe {
         while transforms > 1 && region_bytes * transforms as u64 > SHARED_BUDGET {
             transforms -= 1;
         }
-        let recipe = FftRecipe {
+        let mut recipe = FftRecipe {
             problem,
             packing,
             core: core.clone(),
@@ -170,13 +240,22 @@ impl FftRecipe {
                 transforms_per_block: transforms,
                 pad_shift: None,
                 row_pad: 0,
-                // Direct reads and writes coalesce once a row has 8 threads or more (a one-pass
-                // core has one thread per row; N = 1 has no pass at all).
-                direct_io: threads_per_transform >= 8 && (core.radices().len() >= 2 || matches!(core, Core::Bluestein { .. })),
+                // Bluestein always reads and writes directly: it spares the longest trips
+                // through shared memory (a one-pass core has one thread per row; N = 1 has no
+                // pass at all).
+                direct_io: bluestein || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.radices().len() >= 2),
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
             },
         };
+        // (Not with two butterflies per thread: the 8192-point convolution ran 1.66x slower so.)
+        if bluestein
+            && core.region() >= 2048
+            && threads_per_transform == one_butterfly_each
+            && 65536 / (2 * recipe.threads_per_block()) >= BLUESTEIN_REGISTER_FLOOR
+        {
+            recipe.tuning.min_blocks_per_sm = 2;
+        }
         let recipe = recipe.with_least_conflicted_layout(limits);
         recipe.check(limits)?;
         Ok(recipe)
@@ -187,6 +266,12 @@ impl FftRecipe {
         let t = &self.tuning;
         if t.threads_per_transform == 0 || t.transforms_per_block == 0 {
             return Err(Error::invalid(format!("FFT tuning needs at least one thread and one transform per block: {t:?}")));
+        }
+        if t.direct_io && self.core.radices().is_empty() {
+            return Err(Error::invalid(format!(
+                "direct_io reads and writes global memory in the core's passes; a length-{} core has none: plan it without direct_io",
+                self.core.len()
+            )));
         }
         if self.threads_per_block() > limits.max_threads {
             return Err(Error::Unsupported(format!(

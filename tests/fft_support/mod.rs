@@ -167,6 +167,15 @@ where
         eprintln!("{label} on {device:?}: skipped {skipped:?}: more shared memory than the device has per block");
     }
     let plans = FftPlan::new_many(device, &problems).unwrap_or_else(|e| panic!("{label} on {device:?}: {e}"));
+    check_plans::<T>(device, &plans, label);
+}
+
+/// Runs each plan once in every direction it has and asserts the error bound; failures are
+/// collected and reported together.
+pub fn check_plans<T: Real>(device: &Device, plans: &[FftPlan], label: &str)
+where
+    Complex<T>: Random + Element,
+{
     let mut failures = Vec::new();
     let mut worst = (0.0f64, 0usize);
     for (i, plan) in plans.iter().enumerate() {

@@ -8,8 +8,11 @@ use crate::fft::problem::FftKind;
 use crate::fft::recipe::{Core, RealPacking};
 
 impl KernelWriter<'_> {
-    /// Defines `read_input(in, tables, row, i, sign)`: value i of the complex core's input for
-    /// one row of the block, i < the core's region (Bluestein: zero beyond the transform length).
+    /// Defines `read_input(in, tables, row, j, c, sign)`: value i = j + c of the complex core's
+    /// input for one row of the block, i < the core's region (Bluestein: zero beyond the
+    /// transform length). Callers pass c as a literal: memory is addressed as a pointer at j
+    /// plus c, so that the compiler folds c into the load's immediate offset (an index j + c
+    /// computed in 32 bits cannot be, as it might wrap; that cost large codelets up to 25%).
     pub(super) fn read_input_function(&mut self) {
         let p = self.r.problem;
         let n = p.len;
@@ -17,25 +20,27 @@ impl KernelWriter<'_> {
         let half = p.half_spectrum_len();
         let real_twiddles = self.tables.real_twiddles;
         let input = if p.kind == FftKind::R2C { "real" } else { "cplx" };
-        self.w.comment(&["value i of the core's input in row `row` of the block, whose first row starts at `in`"]);
+        self.w.comment(&["value i = j + c of the core's input in row `row` of the block, whose first row starts at `in`"]);
         self.w.open(format!(
-            "DEVICE_FN cplx read_input(const GLOBAL {input}* in, const GLOBAL cplx* RESTRICT tables, u32 row, u32 i, real sign)"
+            "DEVICE_FN cplx read_input(const GLOBAL {input}* in, const GLOBAL cplx* RESTRICT tables, u32 row, u32 j, u32 c, real sign)"
         ));
         self.w.line("(void)tables; (void)sign;");
+        self.w.line("const u32 i = j + c;");
+        self.w.line("(void)i;");
         if let Core::Bluestein { len, .. } = self.r.core {
             self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
         }
         match (p.kind, self.r.packing) {
             (FftKind::C2C, _) => {
-                self.w.line(format!("cplx v = in[row * {n}u + i];"));
+                self.w.line(format!("cplx v = (in + (row * {n}u + j))[c];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
             }
             (FftKind::R2C, RealPacking::HalfLength) => {
                 self.w.comment(&["z[i] = x[2i] + i x[2i+1]: the real row read as complex pairs"]);
-                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in)[row * {}u + i];", real_stride / 2));
+                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in + (row * {}u + j))[c];", real_stride / 2));
             }
             (FftKind::R2C, _) => {
-                self.w.line(format!("const cplx v = MAKE_CPLX(in[row * {real_stride}u + i], 0);"));
+                self.w.line(format!("const cplx v = MAKE_CPLX((in + (row * {real_stride}u + j))[c], 0);"));
             }
             (FftKind::C2R, RealPacking::HalfLength) => {
                 let m = n / 2;
@@ -45,22 +50,22 @@ impl KernelWriter<'_> {
                     "Conjugated: the forward core then computes the inverse.",
                 ]);
                 self.w.line(format!("const GLOBAL cplx* X = in + row * {half}u;"));
-                self.w.line("cplx a = X[i];");
-                self.w.line(format!("cplx b = X[{m}u - i];"));
+                self.w.line("cplx a = (X + j)[c];");
+                self.w.line(format!("cplx b = (X + ({m}u - j))[-(int)c];   /* X[m - i] */"));
                 self.w.line("if (i == 0) { a.y = 0; b.y = 0; }");
                 self.w.line("b.y = -b.y;");
-                self.w.line(format!("const cplx d = cmul(csub(a, b), cconj(tables[{real_twiddles}u + i]));"));
+                self.w.line(format!("const cplx d = cmul(csub(a, b), cconj((tables + j)[{real_twiddles}u + c]));"));
                 self.w.line("const cplx v = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
             }
             (FftKind::C2R, _) => {
                 self.w.comment(&["the full Hermitian spectrum, conjugated for the forward core"]);
                 self.w.line(format!("const GLOBAL cplx* X = in + row * {half}u;"));
-                self.w.line(format!("cplx v = i < {half}u ? cconj(X[i]) : X[{n}u - i];"));
+                self.w.line(format!("cplx v = i < {half}u ? cconj((X + j)[c]) : (X + ({n}u - j))[-(int)c];   /* X[N - i] */"));
                 self.w.line("if (i == 0) v.y = 0;");
             }
         }
         match self.r.core {
-            Core::Bluestein { .. } => self.w.line(format!("return cmul(v, tables[{}u + i]);   /* times the chirp */", self.tables.chirp)),
+            Core::Bluestein { .. } => self.w.line(format!("return cmul(v, (tables + j)[{}u + c]);   /* times the chirp */", self.tables.chirp)),
             Core::Stockham { .. } => self.w.line("return v;"),
         };
         self.w.close();
@@ -72,29 +77,29 @@ impl KernelWriter<'_> {
         !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength)
     }
 
-    /// Defines `write_output(out, tables, row, i, v, sign, scale)`: stores value i < the core
-    /// length of the core's (final) output for one row.
+    /// Defines `write_output(out, tables, row, j, c, v, sign, scale)`: stores value i = j + c <
+    /// the core length of the core's (final) output for one row; c a literal, as for read_input.
     pub(super) fn write_output_function(&mut self) {
         let p = self.r.problem;
         let n = p.len;
         let real_stride = p.real_row_stride();
         let half = p.half_spectrum_len();
         let output = if p.kind == FftKind::C2R { "real" } else { "cplx" };
-        self.w.comment(&["stores value i of the core's output in row `row` of the block (first row at `out`), scaled"]);
+        self.w.comment(&["stores value i = j + c of the core's output in row `row` of the block (first row at `out`), scaled"]);
         self.w.open(format!(
-            "DEVICE_FN void write_output(GLOBAL {output}* out, const GLOBAL cplx* RESTRICT tables, u32 row, u32 i, cplx v, real sign, real scale)"
+            "DEVICE_FN void write_output(GLOBAL {output}* out, const GLOBAL cplx* RESTRICT tables, u32 row, u32 j, u32 c, cplx v, real sign, real scale)"
         ));
         self.w.line("(void)tables; (void)sign;");
         match (p.kind, self.r.packing) {
-            (FftKind::C2C, _) => self.w.line(format!("out[row * {n}u + i] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
+            (FftKind::C2C, _) => self.w.line(format!("(out + (row * {n}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
             (FftKind::C2R, RealPacking::HalfLength) => {
                 self.w.comment(&["x[2i] + i x[2i+1] = conj of the core's output"]);
-                self.w.line(format!("((GLOBAL cplx*)out)[row * {}u + i] = MAKE_CPLX(v.x * scale, -v.y * scale);", real_stride / 2))
+                self.w.line(format!("((GLOBAL cplx*)out + (row * {}u + j))[c] = MAKE_CPLX(v.x * scale, -v.y * scale);", real_stride / 2))
             }
-            (FftKind::C2R, _) => self.w.line(format!("out[row * {real_stride}u + i] = v.x * scale;")),
+            (FftKind::C2R, _) => self.w.line(format!("(out + (row * {real_stride}u + j))[c] = v.x * scale;")),
             (FftKind::R2C, _) => {
                 self.w.comment(&["odd N: the first N/2+1 values of the full spectrum"]);
-                self.w.line(format!("if (i < {half}u) out[row * {half}u + i] = cscale(v, scale);"))
+                self.w.line(format!("if (j + c < {half}u) (out + (row * {half}u + j))[c] = cscale(v, scale);"))
             }
         };
         self.w.close();
@@ -105,7 +110,7 @@ impl KernelWriter<'_> {
         let region = self.r.core.region();
         self.w.comment(&["load: the block's rows into shared memory"]);
         self.row_loop(region, |w| {
-            w.line("SH(row, i) = read_input(in_rows, tables, row, i, sign);");
+            w.line("SH(row, i) = read_input(in_rows, tables, row, i, 0u, sign);");
         });
     }
 
@@ -116,7 +121,7 @@ impl KernelWriter<'_> {
         if self.writes_elementwise() {
             let count = if p.kind == FftKind::R2C { p.half_spectrum_len() } else { self.r.core.len() };
             self.row_loop(count, |w| {
-                w.line("write_output(out_rows, tables, row, i, SH(row, i), sign, scale);");
+                w.line("write_output(out_rows, tables, row, i, 0u, SH(row, i), sign, scale);");
             });
             return;
         }

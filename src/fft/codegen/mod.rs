@@ -164,13 +164,20 @@ impl<'a> KernelWriter<'a> {
     }
 
     /// A loop over the block's rows x `per_row` values, `e` flat and coalesced; `row` and `i`
-    /// split it. The body is written by `body`.
+    /// split it. The body is written by `body`. The trip count is a constant and the loop
+    /// unrolled, so that each thread's global loads are all in flight at once (a loop bounded
+    /// by `rows` issued one load per iteration and waited for it).
     fn row_loop(&mut self, per_row: usize, body: impl FnOnce(&mut SourceWriter)) {
-        let threads = self.r.threads_per_block();
-        self.w.open(format!("for (u32 e = tid; e < rows * {per_row}u; e += {threads}u)"));
+        let threads = self.r.threads_per_block() as usize;
+        let trips = (per_row * self.r.tuning.transforms_per_block as usize).div_ceil(threads);
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 k = 0; k < {trips}u; ++k)"));
+        self.w.line(format!("const u32 e = tid + k * {threads}u;"));
+        self.w.open(format!("if (e < rows * {per_row}u)"));
         self.w.line(format!("const u32 row = e / {per_row}u;"));
         self.w.line(format!("const u32 i = e - row * {per_row}u;"));
         body(&mut self.w);
+        self.w.close();
         self.w.close();
     }
 }
@@ -210,13 +217,14 @@ mod tests {
         assert!(recipe.uses_bluestein() && recipe.tuning.direct_io);
         let body = fft_source(&recipe).body;
         assert!(!body.contains("load: the block's rows") && !body.contains("store: coalesced writes"));
-        // The first pass (radix 16, values 512 apart) reads 8 values; the other 8 are Bluestein's
-        // zero padding, known at generation time.
-        assert_eq!(body.matches("read_input(in_rows").count(), 8);
-        assert_eq!(body.matches("= MAKE_CPLX(0, 0);").count(), 8);
-        // The last pass (radix 2, values 4096 apart, 8 butterflies per thread) writes only the
+        assert_eq!(recipe.tuning.threads_per_transform, 256);
+        // The first pass (radix 16, values 512 apart, two butterflies per thread) reads 8 values
+        // of each; the other 8 are Bluestein's zero padding, known at generation time.
+        assert_eq!(body.matches("read_input(in_rows").count(), 16);
+        assert_eq!(body.matches("= MAKE_CPLX(0, 0);").count(), 16);
+        // The last pass (radix 2, values 4096 apart, 16 butterflies per thread) writes only the
         // outputs below 4093: the first of each butterfly's two, guarded.
-        assert_eq!(body.matches("write_output(out_rows").count(), 8);
+        assert_eq!(body.matches("write_output(out_rows").count(), 16);
         assert!(body.contains("if (o + 0u < 4093u)"));
     }
 }

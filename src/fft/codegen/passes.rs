@@ -87,7 +87,7 @@ impl KernelWriter<'_> {
                         if i * butterflies >= zero_from {
                             self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
                         } else {
-                            self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, j + {}u, sign);", i * butterflies));
+                            self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, j, {}u, sign);", i * butterflies));
                         }
                     }
                     self.w.close();
@@ -127,13 +127,15 @@ impl KernelWriter<'_> {
                     if partial {
                         self.w.open(format!("if ({at} < {limit}u)"));
                     }
+                    // Tables and global memory are addressed as a pointer at o plus a literal,
+                    // which the compiler folds into the instruction (see read_input).
                     let value = match (last, finish) {
-                        (true, Finish::FilterConj { filter }) => format!("cconj(cmul({v}, tables[{filter}u + {at}]))"),
-                        (true, Finish::Chirp { chirp, .. }) => format!("cmul(cconj({v}), tables[{chirp}u + {at}])"),
+                        (true, Finish::FilterConj { filter }) => format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + i * ns),
+                        (true, Finish::Chirp { chirp, .. }) => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + i * ns),
                         _ => v,
                     };
                     if writes_global {
-                        self.w.line(format!("write_output(out_rows, tables, s, {at}, {value}, sign, scale);"));
+                        self.w.line(format!("write_output(out_rows, tables, s, o, {}u, {value}, sign, scale);", i * ns));
                     } else {
                         self.w.line(format!("SH(s, {at}) = {value};"));
                     }

@@ -1,0 +1,108 @@
+//! `coalesce bench fft --suite variants`: for each size, the heuristic's recipe beside its
+//! variants (each one tuning choice away, [`FftRecipe::variants`]) and cuFFT, C2C f32 forward
+//! batched to the run's budget. Kernel development: it shows which rule of the heuristic to
+//! change, and how much a measuring autotuner would gain over it.
+
+use std::collections::BTreeMap;
+
+use super::fft_suite::Buffers;
+use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
+use crate::device::{CufftKind, CufftPlan, Device};
+use crate::error::Result;
+use crate::fft::{limits, Direction, FftPlan, FftProblem, FftRecipe};
+use crate::Backend;
+
+/// Sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
+/// large prime codelets, and Bluestein sizes (primes, and products with a large prime).
+pub(super) const DEFAULT_SIZES: [usize; 24] = [
+    35, 39, 42, 55, 88, 120, 135, 2904, 127, 131, 257, 509, 1021, 1031, 1505, 2039, 2053, 2074, 2279, 3001, 3067, 4093, 2 * 1031, 3 * 1009,
+];
+
+const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
+
+pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize]) -> Result<Table> {
+    let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
+    let mut buffers = Buffers::<f32>::new(device, budget)?;
+    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
+    let lim = limits(device);
+    // Every size's pick and variants, compiled together.
+    let mut recipes: Vec<(usize, String, FftRecipe)> = Vec::new();
+    for &n in sizes {
+        let pick = FftRecipe::design(FftProblem::c2c(n, (budget / (8 * n)).max(1)), lim)?;
+        recipes.extend(pick.variants(lim).into_iter().map(|(what, r)| (n, what, r)));
+        recipes.push((n, "heuristic".into(), pick));
+    }
+    let pb = progress(cfg, recipes.len(), "variants");
+    pb.set_message("compiling");
+    let plans = FftPlan::from_recipes(device, recipes.iter().map(|r| r.2.clone()).collect())?;
+    pb.set_message("variants");
+    let mut table = Table::new(
+        format!("FFT C2C f32 Forward: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
+        &["n", "variant", "kernel", "ms", "of copy", "vs heuristic", "vs cuFFT"],
+    );
+    // Per size: (variant, milliseconds, fraction of copy) in order, the heuristic last; cuFFT's fraction.
+    let mut per_size: BTreeMap<usize, (Vec<(String, f64, f64)>, Option<f64>)> = BTreeMap::new();
+    for ((n, what, _), plan) in recipes.iter().zip(&plans) {
+        let p = *plan.problem();
+        let t = time_launches(device, TIMING, || buffers.ours(plan, Direction::Forward))?;
+        let frac = t.gbps(p.bytes_moved() as f64) / copy_gbps;
+        let entry = per_size.entry(*n).or_default();
+        entry.0.push((what.clone(), t.median_ms, frac));
+        if what == "heuristic" && device.backend() == Backend::Cuda {
+            let cp = CufftPlan::new(device, CufftKind::C2C, &[p.len], p.batch)?;
+            let c = time_launches(device, TIMING, || buffers.cufft(&cp, crate::fft::FftKind::C2C, Direction::Forward))?;
+            entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
+        }
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let kernels: BTreeMap<(usize, &str), String> = recipes.iter().map(|(n, w, r)| ((*n, w.as_str()), r.kernel_name())).collect();
+    let mut gains: BTreeMap<String, Vec<(usize, f64)>> = BTreeMap::new();
+    let mut best_gain = Vec::new();
+    for (n, (fracs, cufft)) in &per_size {
+        let pick = fracs.last().map_or(f64::NAN, |f| f.2);
+        for (what, ms, frac) in fracs {
+            table.row(vec![
+                n.to_string(),
+                what.clone(),
+                kernels[&(*n, what.as_str())].clone(),
+                format!("{ms:.4}"),
+                format!("{frac:.3}"),
+                format!("{:.3}", frac / pick),
+                cufft.map_or("-".into(), |c| format!("{:.3}", frac / c)),
+            ]);
+            if what != "heuristic" {
+                gains.entry(what.clone()).or_default().push((*n, frac / pick));
+            }
+        }
+        let best = fracs.iter().map(|f| f.2).fold(f64::NAN, f64::max);
+        best_gain.push((*n, best / pick, cufft.map(|c| best / c)));
+    }
+    table.summary = summarize(copy_gbps, &gains, &best_gain);
+    Ok(table)
+}
+
+fn summarize(copy_gbps: f64, gains: &BTreeMap<String, Vec<(usize, f64)>>, best: &[(usize, f64, Option<f64>)]) -> Vec<String> {
+    let geo = |v: &mut dyn Iterator<Item = f64>| {
+        let (s, c) = v.fold((0.0, 0usize), |(s, c), x| (s + x.ln(), c + 1));
+        (s / c.max(1) as f64).exp()
+    };
+    let mut out = vec![format!("device copy: {copy_gbps:.0} GB/s; 'vs heuristic' > 1: the variant is faster than the pick")];
+    for (what, v) in gains {
+        let wins: Vec<String> = v.iter().filter(|g| g.1 > 1.03).map(|g| format!("{} ({:.2})", g.0, g.1)).collect();
+        out.push(format!(
+            "{what:<18} {:>3} sizes, geometric mean {:.3}; faster by >3% at {}{}",
+            v.len(),
+            geo(&mut v.iter().map(|g| g.1)),
+            wins.len(),
+            if wins.is_empty() { String::new() } else { format!(": {}", wins.join(", ")) }
+        ));
+    }
+    out.push(format!(
+        "best variant per size over the heuristic: geometric mean {:.3}; best variant vs cuFFT: slower at {} of {} sizes",
+        geo(&mut best.iter().map(|b| b.1)),
+        best.iter().filter(|b| b.2.is_some_and(|r| r < 1.0)).count(),
+        best.iter().filter(|b| b.2.is_some()).count()
+    ));
+    out
+}

@@ -1,0 +1,93 @@
+//! The neighbourhood of a recipe: recipes that differ from the heuristic's pick in one tunable
+//! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
+//! heuristic's rules were fitted; a measuring autotuner would search the same space.
+
+use super::factor::{is_smooth, MAX_COMPOSITE_RADIX};
+use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
+
+impl FftRecipe {
+    /// Recipes one choice away from this one, each named by what it changes, all valid on a
+    /// device with `limits` and each a distinct kernel. The recipe itself is not among them.
+    pub fn variants(&self, limits: DeviceLimits) -> Vec<(String, FftRecipe)> {
+        let mut out: Vec<(String, FftRecipe)> = Vec::new();
+        let mut offer = |name: String, r: FftRecipe| {
+            if r != *self && r.check(limits).is_ok() && out.iter().all(|(_, o)| *o != r) {
+                out.push((name, r));
+            }
+        };
+        for cap in [16, 8, 4] {
+            if let Ok(r) = FftRecipe::design_with_radix_cap(self.problem, limits, cap) {
+                offer(format!("radix<={cap}"), r);
+            }
+        }
+        if let Core::Bluestein { len, conv_len, .. } = self.core {
+            let pow2 = (2 * len - 1).next_power_of_two();
+            let smallest = (2 * len - 1..).find(|&m| is_smooth(m, 7)).unwrap_or(pow2);
+            for (what, m) in [("convolution 2^k", pow2), ("shortest convolution", smallest)] {
+                if m != conv_len {
+                    if let Some(r) = Core::bluestein(len, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
+                        offer(what.into(), r);
+                    }
+                }
+            }
+        }
+        let t = self.tuning;
+        if t.threads_per_transform > 1 {
+            offer("threads /2".into(), {
+                let mut r = self.clone();
+                r.tuning.threads_per_transform = t.threads_per_transform.div_ceil(2);
+                r
+            });
+        }
+        let with = |f: &dyn Fn(&mut FftRecipe)| {
+            let mut r = self.clone();
+            f(&mut r);
+            r
+        };
+        offer("rows x2".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block * 2));
+        if t.transforms_per_block > 1 {
+            offer("rows /2".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 2));
+        }
+        offer(if t.direct_io { "staged io" } else { "direct io" }.into(), with(&|r| r.tuning.direct_io = !t.direct_io));
+        offer("twiddle table".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Table));
+        offer("twiddles computed".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Computed));
+        offer("no padding".into(), with(&|r| {
+            r.tuning.pad_shift = None;
+            r.tuning.row_pad = 0;
+        }));
+        for blocks in [1, 2, 3] {
+            offer(format!("min {blocks} blocks/SM"), with(&|r| r.tuning.min_blocks_per_sm = blocks));
+        }
+        offer("rows /4".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fft::{DeviceLimits, FftProblem, FftRecipe};
+
+    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+
+    #[test]
+    fn variants_are_valid_distinct_and_differ_from_the_pick() {
+        for n in [1, 2, 7, 64, 97, 360, 2039, 4096] {
+            let pick = FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap();
+            let variants = pick.variants(H200);
+            let mut names: Vec<String> = variants.iter().map(|(_, r)| r.kernel_name()).collect();
+            names.push(pick.kernel_name());
+            let count = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), count, "N={n}: two variants share a kernel name");
+            for (what, r) in &variants {
+                assert!(r.check(H200).is_ok(), "N={n} {what}");
+                assert_eq!(r.problem, pick.problem);
+            }
+        }
+        let pick = FftRecipe::design(FftProblem::c2c(4096, 100), H200).unwrap();
+        let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=8").unwrap().1;
+        assert_eq!(radix8.core.radices(), &[8, 8, 8, 8]);
+        assert_eq!(radix8.tuning.threads_per_transform, 512);
+    }
+}
