@@ -18,6 +18,10 @@ pub(super) const DEFAULT_SIZES: [usize; 24] = [
     35, 39, 42, 55, 88, 120, 135, 2904, 127, 131, 257, 509, 1021, 1031, 1505, 2039, 2053, 2074, 2279, 3001, 3067, 4093, 2 * 1031, 3 * 1009,
 ];
 
+/// One size's timings: (variant, milliseconds, fraction of copy) in order, the heuristic last;
+/// and cuFFT's fraction of copy.
+type SizeTimings = (Vec<(String, f64, f64)>, Option<f64>);
+
 const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize]) -> Result<Table> {
@@ -40,8 +44,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize]) -> Result
         format!("FFT C2C f32 Forward: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
         &["n", "variant", "kernel", "ms", "of copy", "vs heuristic", "vs cuFFT"],
     );
-    // Per size: (variant, milliseconds, fraction of copy) in order, the heuristic last; cuFFT's fraction.
-    let mut per_size: BTreeMap<usize, (Vec<(String, f64, f64)>, Option<f64>)> = BTreeMap::new();
+    let mut per_size: BTreeMap<usize, SizeTimings> = BTreeMap::new();
     for ((n, what, _), plan) in recipes.iter().zip(&plans) {
         let p = *plan.problem();
         let t = time_launches(device, TIMING, || buffers.ours(plan, Direction::Forward))?;
