@@ -267,6 +267,12 @@ where
     Ok(vec![table])
 }
 
+/// Geometric mean (NaN for no values): the mean of speedup ratios.
+pub(super) fn geometric_mean(values: impl IntoIterator<Item = f64>) -> f64 {
+    let (sum, count) = values.into_iter().fold((0.0, 0usize), |(s, c), x| (s + x.ln(), c + 1));
+    if count == 0 { f64::NAN } else { (sum / count as f64).exp() }
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     if v.is_empty() {
         return f64::NAN;
@@ -313,7 +319,7 @@ fn summarize(m: &[Measured], copy_gbps: f64) -> Vec<String> {
     }
     let pairs: Vec<(usize, f64)> = m.iter().filter_map(|x| Some((x.n, x.frac / x.cufft_frac?))).collect();
     if !pairs.is_empty() {
-        let geo = (pairs.iter().map(|p| p.1.ln()).sum::<f64>() / pairs.len() as f64).exp();
+        let geo = geometric_mean(pairs.iter().map(|p| p.1));
         let slower: Vec<String> = pairs.iter().filter(|p| p.1 < 1.0).map(|p| format!("{} ({:.2})", p.0, p.1)).collect();
         out.push(format!("speedup over cuFFT: geometric mean {geo:.2}x; slower than cuFFT at {} sizes{}", slower.len(),
             if slower.is_empty() { String::new() } else { format!(": {}", slower.iter().take(20).cloned().collect::<Vec<_>>().join(", ")) }));

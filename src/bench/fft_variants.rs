@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use super::fft_suite::Buffers;
+use super::fft_suite::{geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftKind, CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{limits, Direction, FftPlan, FftProblem, FftRecipe};
+use crate::fft::{complex_bytes, limits, Direction, FftPlan, FftProblem, FftRecipe, Precision};
 use crate::Backend;
 
 /// Sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -32,7 +32,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize]) -> Result
     // Every size's pick and variants, compiled together.
     let mut recipes: Vec<(usize, String, FftRecipe)> = Vec::new();
     for &n in sizes {
-        let pick = FftRecipe::design(FftProblem::c2c(n, (budget / (8 * n)).max(1)), lim)?;
+        let pick = FftRecipe::design(FftProblem::c2c(n, (budget / (complex_bytes(Precision::F32) as usize * n)).max(1)), lim)?;
         recipes.extend(pick.variants(lim).into_iter().map(|(what, r)| (n, what, r)));
         recipes.push((n, "heuristic".into(), pick));
     }
@@ -86,24 +86,20 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize]) -> Result
 }
 
 fn summarize(copy_gbps: f64, gains: &BTreeMap<String, Vec<(usize, f64)>>, best: &[(usize, f64, Option<f64>)]) -> Vec<String> {
-    let geo = |v: &mut dyn Iterator<Item = f64>| {
-        let (s, c) = v.fold((0.0, 0usize), |(s, c), x| (s + x.ln(), c + 1));
-        (s / c.max(1) as f64).exp()
-    };
     let mut out = vec![format!("device copy: {copy_gbps:.0} GB/s; 'vs heuristic' > 1: the variant is faster than the pick")];
     for (what, v) in gains {
         let wins: Vec<String> = v.iter().filter(|g| g.1 > 1.03).map(|g| format!("{} ({:.2})", g.0, g.1)).collect();
         out.push(format!(
             "{what:<18} {:>3} sizes, geometric mean {:.3}; faster by >3% at {}{}",
             v.len(),
-            geo(&mut v.iter().map(|g| g.1)),
+            geometric_mean(v.iter().map(|g| g.1)),
             wins.len(),
             if wins.is_empty() { String::new() } else { format!(": {}", wins.join(", ")) }
         ));
     }
     out.push(format!(
         "best variant per size over the heuristic: geometric mean {:.3}; best variant vs cuFFT: slower at {} of {} sizes",
-        geo(&mut best.iter().map(|b| b.1)),
+        geometric_mean(best.iter().map(|b| b.1)),
         best.iter().filter(|b| b.2.is_some_and(|r| r < 1.0)).count(),
         best.iter().filter(|b| b.2.is_some()).count()
     ));
