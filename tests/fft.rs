@@ -5,7 +5,7 @@
 mod common;
 mod fft_support;
 
-use coalesce::fft::{limits, Direction, FftPlan, FftProblem, FftRecipe, Normalization};
+use coalesce::fft::{limits, Core, Direction, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_plans, poisoned};
 
@@ -84,13 +84,36 @@ fn f64_all_kinds() {
     }
 }
 
+/// Rader's algorithm (forced where the planner prefers Bluestein): primes whose p - 1 is
+/// 13-smooth, alone and times small factors (one to 61 DFTs of length p per row), every kind
+/// and both precisions.
+#[test]
+fn rader_lengths_every_kind() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let rader = |p: FftProblem| {
+            let core = Core::rader(FftRecipe::core_len(&p), None).unwrap_or_else(|| panic!("no Rader core for {p:?}"));
+            FftRecipe::design_around(p, core, lim).unwrap()
+        };
+        let mut problems: Vec<FftProblem> = [67, 71, 127, 134, 201, 268, 5 * 71, 7 * 97, 1093, 2 * 1093, 61 * 67, 3001, 4001].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        problems.extend([67, 134, 4094, 2 * 1093].map(|n| FftProblem::r2c(n, 2)));
+        problems.extend([67, 134, 4094, 2 * 1093].map(|n| FftProblem::c2r(n, 2)));
+        problems.push(FftProblem::c2c(134, 2).in_place());
+        let plans = FftPlan::from_recipes(&device, problems.into_iter().map(rader).collect()).unwrap();
+        check_plans::<f32>(&device, &plans, "rader f32");
+        let problems = [67, 134, 1093, 2 * 1009].map(|n| rader(FftProblem::c2c(n, 2).precision(Precision::F64)));
+        let plans = FftPlan::from_recipes(&device, problems.to_vec()).unwrap();
+        check_plans::<f64>(&device, &plans, "rader f64");
+    }
+}
+
 /// The recipes the variants benchmark times (one tuning choice away from the heuristic's) are
 /// correct too: an autotuner may pick any of them.
 #[test]
 fn every_variant_of_a_recipe_is_correct() {
     for device in common::devices() {
         let lim = limits(&device);
-        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
         problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2)]);
         let recipes: Vec<FftRecipe> = problems
             .iter()

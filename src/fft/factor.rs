@@ -94,6 +94,28 @@ pub fn is_smooth(n: usize, bound: usize) -> bool {
     largest_prime_factor(n) <= bound
 }
 
+/// The smallest generator of the multiplicative group modulo the prime `p`: its powers
+/// g^0 .. g^(p-2) run through 1 .. p-1, which turns a length-p DFT into a cyclic convolution
+/// of length p - 1 (Rader's algorithm).
+pub fn primitive_root(p: usize) -> usize {
+    let order = p - 1;
+    let mut divisors = prime_factors(order);
+    divisors.dedup();
+    let pow = |mut b: usize, mut e: usize| {
+        let mut r = 1 % p;
+        b %= p;
+        while e > 0 {
+            if e & 1 == 1 {
+                r = r * b % p;
+            }
+            b = b * b % p;
+            e >>= 1;
+        }
+        r
+    };
+    (1..p.max(2)).find(|&g| divisors.iter().all(|&q| pow(g, order / q) != 1)).unwrap_or(1)
+}
+
 /// Length of Bluestein's cyclic convolution for a transform of length `n`: among the 7-smooth
 /// numbers from 2n - 1 up to a power of two, the one with the least work by a simple model:
 /// length x Stockham passes, a quarter more for lengths that are not powers of two. The
@@ -130,6 +152,23 @@ mod tests {
         assert_eq!(pack_radices(1, 61).unwrap(), Vec::<usize>::new());
         assert_eq!(pack_radices_capped(4096, 61, 8).unwrap(), vec![8, 8, 8, 8]);
         assert_eq!(pack_radices_capped(2 * 3 * 53, 61, 4).unwrap(), vec![53, 3, 2]);
+    }
+
+    #[test]
+    fn primitive_roots_generate_every_residue() {
+        for p in [2usize, 3, 5, 7, 67, 97, 1021, 4093] {
+            let g = primitive_root(p);
+            let mut seen = vec![false; p];
+            let mut x = 1;
+            for _ in 0..p - 1 {
+                assert!(!seen[x], "p={p} g={g}: {x} repeats");
+                seen[x] = true;
+                x = x * g % p;
+            }
+            assert_eq!(x, 1, "p={p}");
+        }
+        assert_eq!(primitive_root(7), 3);
+        assert_eq!(primitive_root(4093), 2);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! element in global memory).
 //!
 //! Problem -> recipe -> plan -> execute, as in FFTW: an [`FftProblem`] says what is asked, an
-//! [`FftRecipe`] (plain data) says how (radices, Bluestein or not, threads per transform,
+//! [`FftRecipe`] (plain data) says how (radices, Rader or Bluestein, threads per transform,
 //! transforms per block, padding, twiddle source), an [`FftPlan`] holds the compiled kernel
 //! and its twiddle tables, and executing only binds buffers and launches.
 //!
@@ -34,4 +34,4 @@ mod variants;
 pub use codegen::TableLayout;
 pub use plan::{limits, FftPlan};
 pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
-pub use recipe::{complex_bytes, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, TwiddleSource, MAX_PRIME_RADIX};
+pub use recipe::{complex_bytes, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, Stage, TwiddleSource, MAX_PRIME_RADIX, RADER_MAX_CONVOLUTION_PRIME};

@@ -7,7 +7,7 @@ use num_complex::Complex;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::tables::{bluestein_filter_spectrum, chirp, twiddles};
+use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::element::Element;
 use crate::error::{Error, Result};
@@ -201,8 +201,10 @@ pub fn limits(device: &Device) -> DeviceLimits {
 fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>> {
     let layout = TableLayout::of(recipe);
     let mut values: Vec<Complex<f64>> = Vec::with_capacity(layout.total.max(1));
-    if recipe.tuning.twiddles != TwiddleSource::Computed {
-        values.extend(twiddles(recipe.core.region(), recipe.core.region()));
+    let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
+    if tabled {
+        let period = TableLayout::twiddle_period(&recipe.core);
+        values.extend(twiddles(period, period));
     }
     if recipe.packing == RealPacking::HalfLength {
         values.extend(twiddles(recipe.problem.len, recipe.problem.len / 2 + 1));
@@ -210,6 +212,14 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
     if let Core::Bluestein { len, conv_len, .. } = recipe.core {
         values.extend(chirp(len));
         values.extend(bluestein_filter_spectrum(len, conv_len));
+    }
+    if let Core::Rader { len, prime, .. } = recipe.core {
+        if tabled {
+            values.extend(twiddles(prime - 1, prime - 1));
+        }
+        let (filter, indices) = rader_tables(len, prime);
+        values.extend(filter);
+        values.extend(indices);
     }
     debug_assert_eq!(values.len(), layout.total);
     if values.is_empty() {

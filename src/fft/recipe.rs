@@ -2,13 +2,19 @@
 //! Designed by a heuristic from the problem and the device's limits; printable, comparable,
 //! and the only input of code generation.
 
-use super::factor::{bluestein_len, pack_radices, pack_radices_capped, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision};
 use crate::error::{Error, Result};
 
 /// Largest prime radix given a straight-line codelet; transforms with a larger prime factor
-/// use Bluestein's algorithm.
+/// use Rader's algorithm, or Bluestein's where Rader's convolution is not smooth enough.
 pub const MAX_PRIME_RADIX: usize = 61;
+
+/// Largest prime factor of p - 1 for which Rader's algorithm is used. Over every N up to 4096
+/// on an H200, Rader ran a median 1.26x to 1.35x faster than Bluestein where p - 1 is 13-smooth,
+/// about as fast with factors 17 to 31, and 0.4x to 0.6x with larger ones (prime codelets of
+/// 37 to 61 in the convolution's passes).
+pub const RADER_MAX_CONVOLUTION_PRIME: usize = 13;
 
 /// The complex transform each thread group runs in shared memory.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -18,21 +24,73 @@ pub enum Core {
     /// Bluestein: chirp, a length-`conv_len` convolution by two Stockham transforms (radices
     /// of `conv_len`) with the filter's spectrum precomputed, chirp again.
     Bluestein { len: usize, conv_len: usize, radices: Vec<usize> },
+    /// Rader: len = m x prime. The first Stockham pass (radix `prime`, m butterflies) runs
+    /// each length-prime DFT as a cyclic convolution of length prime - 1 (the input permuted
+    /// by powers of a primitive root), by two Stockham transforms with radices `inner`, in
+    /// place in shared memory; the passes `outer` (radices of m) follow as usual.
+    Rader { len: usize, prime: usize, inner: Vec<usize>, outer: Vec<usize> },
+}
+
+/// One Stockham transform the core runs in shared memory: `subrows` rows of `len` values,
+/// sub-row u starting at value `first + u * stride` of the block's row, its passes continuing
+/// after `ns0` points were combined by an earlier step (Rader's pass).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stage {
+    pub len: usize,
+    pub radices: Vec<usize>,
+    pub ns0: usize,
+    pub subrows: usize,
+    pub first: usize,
+    pub stride: usize,
+}
+
+impl Stage {
+    fn row(len: usize, radices: &[usize]) -> Stage {
+        Stage { len, radices: radices.to_vec(), ns0: 1, subrows: 1, first: 0, stride: 0 }
+    }
+
+    /// Butterflies in the stage's pass with the largest radix (0 without passes): one thread
+    /// each is the stage's natural thread count.
+    pub fn widest_pass(&self) -> usize {
+        self.radices.iter().copied().max().map_or(0, |r| self.subrows * self.len.div_ceil(r))
+    }
 }
 
 impl Core {
-    /// The core for a transform of length `len`: radices by [`pack_radices`] (Bluestein's
-    /// power-of-two-leaning convolutions by products up to 16, which measured faster there),
-    /// or composite radices packed up to `radix_cap` when one is given.
+    /// The core for a transform of length `len`: Stockham when every prime factor has a
+    /// codelet, else Rader or Bluestein (see the rules below); radices by [`pack_radices`]
+    /// (Bluestein's power-of-two-leaning convolutions by products up to 16, which measured
+    /// faster there), or composite radices packed up to `radix_cap` when one is given.
     fn design(len: usize, radix_cap: Option<usize>) -> Core {
         let stockham = match radix_cap {
             None => pack_radices(len, MAX_PRIME_RADIX),
             Some(cap) => pack_radices_capped(len, MAX_PRIME_RADIX, cap),
         };
+        let conv_len = bluestein_len(len);
+        let bluestein = || Core::bluestein(len, conv_len, radix_cap.unwrap_or(MAX_COMPOSITE_RADIX)).expect("Bluestein lengths are 7-smooth");
         match stockham {
             Some(radices) => Core::Stockham { len, radices },
-            None => Core::bluestein(len, bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX)).expect("Bluestein lengths are 7-smooth"),
+            // Just below half a power of two, Bluestein's convolution is a power of two with
+            // hardly any padding, and it ran faster than Rader on an H200 (N = 127 1.8x, 4093
+            // 1.2x, 4087 and 2042 too; 4001, at 2.05x padding, ran 1.2x slower).
+            None if conv_len.is_power_of_two() && 100 * conv_len <= BLUESTEIN_SNUG_PERCENT * len => bluestein(),
+            None => Core::rader(len, radix_cap).unwrap_or_else(bluestein),
         }
+    }
+
+    /// Rader's algorithm for the largest prime factor p of `len`: None when p - 1 has a prime
+    /// factor above RADER_MAX_CONVOLUTION_PRIME or len / p one above MAX_PRIME_RADIX, or when
+    /// p - 1 fits one pass (p <= 17: a codelet does better). Radices by [`pack_radices`], or
+    /// packed up to `radix_cap` when given.
+    pub fn rader(len: usize, radix_cap: Option<usize>) -> Option<Core> {
+        let prime = largest_prime_factor(len);
+        let radices = |n: usize, max_prime: usize| match radix_cap {
+            None => pack_radices(n, max_prime),
+            Some(cap) => pack_radices_capped(n, max_prime, cap),
+        };
+        let inner = radices(prime - 1, RADER_MAX_CONVOLUTION_PRIME)?;
+        let outer = radices(len / prime, MAX_PRIME_RADIX)?;
+        (inner.len() >= 2).then_some(Core::Rader { len, prime, inner, outer })
     }
 
     /// Bluestein's algorithm for length `len` by a convolution of length `conv_len`: None when
@@ -48,22 +106,56 @@ impl Core {
     /// Length of the transform.
     pub fn len(&self) -> usize {
         match self {
-            Core::Stockham { len, .. } | Core::Bluestein { len, .. } => *len,
+            Core::Stockham { len, .. } | Core::Bluestein { len, .. } | Core::Rader { len, .. } => *len,
         }
     }
 
-    /// Complex values of shared memory one transform occupies.
+    /// Complex values of shared memory one transform occupies: its row (Bluestein: the
+    /// convolution; Rader: and one slot per length-prime DFT for its X[0]).
     pub fn region(&self) -> usize {
         match self {
             Core::Stockham { len, .. } => *len,
             Core::Bluestein { conv_len, .. } => *conv_len,
+            Core::Rader { len, prime, .. } => len + len / prime,
         }
     }
 
-    /// The radices of the Stockham passes (of the convolution, for Bluestein).
-    pub fn radices(&self) -> &[usize] {
+    /// The Stockham transforms the core runs, in order.
+    pub fn stages(&self) -> Vec<Stage> {
         match self {
-            Core::Stockham { radices, .. } | Core::Bluestein { radices, .. } => radices,
+            Core::Stockham { len, radices } => vec![Stage::row(*len, radices)],
+            Core::Bluestein { conv_len, radices, .. } => vec![Stage::row(*conv_len, radices); 2],
+            Core::Rader { len, prime, inner, outer } => {
+                let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime };
+                let rest = Stage { ns0: *prime, ..Stage::row(*len, outer) };
+                vec![convolution.clone(), convolution, rest]
+            }
+        }
+    }
+
+    /// Every radix a codelet is needed for, ascending.
+    pub fn codelet_radices(&self) -> Vec<usize> {
+        let mut radices: Vec<usize> = self.stages().into_iter().flat_map(|s| s.radices).collect();
+        radices.sort_unstable();
+        radices.dedup();
+        radices
+    }
+
+    /// Stockham passes the core runs.
+    pub fn passes(&self) -> usize {
+        self.stages().iter().map(|s| s.radices.len()).sum()
+    }
+
+    /// The algorithm and radices as they appear in a kernel's name: `r16x16`,
+    /// `bluestein8192_r16x16x16x2`, `rader4001_r10x10x10x4` (one DFT of 4001 points per row),
+    /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass).
+    fn label(&self) -> String {
+        let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x") };
+        match self {
+            Core::Stockham { radices, .. } => format!("r{}", join(radices)),
+            Core::Bluestein { conv_len, radices, .. } => format!("bluestein{conv_len}_r{}", join(radices)),
+            Core::Rader { prime, inner, outer, .. } if outer.is_empty() => format!("rader{prime}_r{}", join(inner)),
+            Core::Rader { prime, inner, outer, .. } => format!("rader{prime}_r{}_o{}", join(inner), join(outer)),
         }
     }
 }
@@ -155,6 +247,13 @@ const MAX_THREADS_PER_BLOCK: u32 = 512;
 /// left 64 to 102; at 121 (4320-point convolutions, 270 threads) it ran 0.77x. Shorter
 /// convolutions ran 5-10% slower with it.
 const BLUESTEIN_REGISTER_FLOOR: u32 = 128;
+/// Bluestein's convolution counts as snug, and is preferred to Rader's, when it is a power
+/// of two at most this many percent of the transform's length.
+const BLUESTEIN_SNUG_PERCENT: usize = 202;
+/// Rader kernels ran faster with a launch bound of three or two blocks per multiprocessor
+/// where it leaves at least this many registers (N = 355 1.48x, 1601 1.17x, 3001 1.26x,
+/// 268 1.12x; within 3% elsewhere), slower where it left fewer (4001: 81, 0.94x).
+const RADER_REGISTER_FLOOR: u32 = 96;
 /// Threads per row for power-of-two Bluestein convolutions at most (see `design_around`).
 const BLUESTEIN_MAX_THREADS: u32 = 256;
 /// Threads per row from which the passes read and write global memory themselves: below, rows
@@ -212,22 +311,41 @@ impl FftRecipe {
         }
         let packing = Self::packing_of(&problem);
         let bluestein = matches!(core, Core::Bluestein { .. });
-        let max_radix = core.radices().iter().copied().max().unwrap_or(1);
-        let one_butterfly_each = (core.region().div_ceil(max_radix) as u32).min(limits.max_threads);
+        let rader = matches!(core, Core::Rader { .. });
+        let widest = core.stages().iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
+        let one_butterfly_each = (widest as u32).min(limits.max_threads);
         let mut threads_per_transform = one_butterfly_each;
         if bluestein && core.region().is_power_of_two() {
             // Two butterflies per thread and pass ran the 8192-point convolution 1.12x faster
             // than one with 512 threads (non-power-of-two convolutions ran slower so).
             threads_per_transform = threads_per_transform.min(BLUESTEIN_MAX_THREADS);
         }
+        // Rader: never fewer registers than the largest codelet wants (N = 61 x 67 with 366
+        // threads for its radix-61 pass spilled and ran at 0.02 of copy).
+        let largest_codelet = core.codelet_radices().last().copied().unwrap_or(1);
+        let register_threads = 65536 / codelet_registers(largest_codelet, problem.precision);
+        if let Core::Rader { len, prime, .. } = core {
+            // Several DFTs of length p per row: two butterflies per thread in the widest pass
+            // ran 1.1x to 1.4x faster (N = 134, 201, 1072, 2042, 3027 on an H200).
+            if len > prime {
+                threads_per_transform = threads_per_transform.div_ceil(2);
+            }
+            threads_per_transform = threads_per_transform.min(register_threads).max(1);
+        }
+        // Rader's many barriers favour smaller blocks: half the rows ran up to 1.3x faster.
+        let shrink = if rader { 2 } else { 1 };
+        let target_values = TARGET_VALUES_PER_BLOCK / shrink;
         let region_bytes = core.region() as u64 * complex_bytes(problem.precision);
-        let mut transforms = TARGET_THREADS_PER_BLOCK.div_ceil(threads_per_transform).max(1);
-        while (transforms as usize) * core.region() < TARGET_VALUES_PER_BLOCK
+        let mut transforms = (TARGET_THREADS_PER_BLOCK / shrink as u32).div_ceil(threads_per_transform).max(1);
+        while (transforms as usize) * core.region() < target_values
             && 2 * transforms * threads_per_transform <= MAX_THREADS_PER_BLOCK
         {
             transforms *= 2;
         }
         transforms = transforms.min((limits.max_threads / threads_per_transform).max(1));
+        if rader {
+            transforms = transforms.min((register_threads / threads_per_transform).max(1));
+        }
         while transforms > 1 && region_bytes * transforms as u64 > SHARED_BUDGET {
             transforms -= 1;
         }
@@ -242,8 +360,8 @@ impl FftRecipe {
                 row_pad: 0,
                 // Bluestein always reads and writes directly: it spares the longest trips
                 // through shared memory (a one-pass core has one thread per row; N = 1 has no
-                // pass at all).
-                direct_io: bluestein || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.radices().len() >= 2),
+                // pass at all). Rader's first pass reads its input permuted: staged only.
+                direct_io: !rader && (bluestein || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.passes() >= 2)),
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
             },
@@ -256,6 +374,10 @@ impl FftRecipe {
         {
             recipe.tuning.min_blocks_per_sm = 2;
         }
+        if rader {
+            let fits = |blocks: u32| 65536 / (blocks * recipe.threads_per_block()) >= RADER_REGISTER_FLOOR;
+            recipe.tuning.min_blocks_per_sm = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
+        }
         let recipe = recipe.with_least_conflicted_layout(limits);
         recipe.check(limits)?;
         Ok(recipe)
@@ -267,11 +389,14 @@ impl FftRecipe {
         if t.threads_per_transform == 0 || t.transforms_per_block == 0 {
             return Err(Error::invalid(format!("FFT tuning needs at least one thread and one transform per block: {t:?}")));
         }
-        if t.direct_io && self.core.radices().is_empty() {
+        if t.direct_io && self.core.passes() == 0 {
             return Err(Error::invalid(format!(
                 "direct_io reads and writes global memory in the core's passes; a length-{} core has none: plan it without direct_io",
                 self.core.len()
             )));
+        }
+        if t.direct_io && matches!(self.core, Core::Rader { .. }) {
+            return Err(Error::invalid("Rader's first pass reads its input permuted, from shared memory: plan it without direct_io"));
         }
         if self.threads_per_block() > limits.max_threads {
             return Err(Error::Unsupported(format!(
@@ -320,11 +445,7 @@ impl FftRecipe {
     /// The kernel's name, saying what it computes: `fft_c2c_f32_n360_r15x12x2_t24x8`.
     pub fn kernel_name(&self) -> String {
         let p = &self.problem;
-        let radices = self.core.radices().iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x");
-        let algo = match &self.core {
-            Core::Stockham { .. } => format!("r{}", if radices.is_empty() { "1".into() } else { radices }),
-            Core::Bluestein { conv_len, .. } => format!("bluestein{conv_len}_r{radices}"),
-        };
+        let algo = self.core.label();
         let packing = match self.packing {
             RealPacking::HalfLength => "_half",
             _ => "",
@@ -369,6 +490,11 @@ impl FftRecipe {
     /// Whether the core runs Bluestein's algorithm (a prime factor above MAX_PRIME_RADIX).
     pub fn uses_bluestein(&self) -> bool {
         matches!(self.core, Core::Bluestein { .. })
+    }
+
+    /// Whether the core runs Rader's algorithm (a prime factor above MAX_PRIME_RADIX).
+    pub fn uses_rader(&self) -> bool {
+        matches!(self.core, Core::Rader { .. })
     }
 }
 
@@ -427,30 +553,37 @@ impl FftRecipe {
         let len = self.core.region();
         let flat: Vec<usize> = (0..threads).map(|e| at(e / len, e % len)).collect();
         total += 2 * cost(&flat);
-        // Each pass: loads at j + i*L/R, stores at (j - k)R + k + i*ns.
-        let passes = match &self.core {
-            Core::Bluestein { .. } => 2,
-            Core::Stockham { .. } => 1,
-        };
-        let mut ns = 1;
-        for &radix in self.core.radices() {
-            let butterflies = len / radix;
-            for i in 0..radix {
-                let live = (0..threads).filter(|&tid| tid % w < butterflies);
-                let loads: Vec<usize> = live.clone().map(|tid| at(tid / w, tid % w + i * butterflies)).collect();
-                let stores: Vec<usize> = live
-                    .map(|tid| {
-                        let j = tid % w;
-                        let k = j % ns;
-                        at(tid / w, (j - k) * radix + k + i * ns)
-                    })
-                    .collect();
-                total += passes * (cost(&loads) + cost(&stores));
+        // Each pass of each stage: butterfly j of sub-row u loads at j + i*L/R and stores at
+        // (j - k)R + k + i*ns, both from the sub-row's start (Rader's permuted first reads and
+        // last writes are modelled as plain ones).
+        for stage in self.core.stages() {
+            let mut ns = stage.ns0;
+            for &radix in &stage.radices {
+                let per_row = stage.len / radix;
+                for i in 0..radix {
+                    let live = (0..threads).filter(|&tid| tid % w < per_row * stage.subrows);
+                    let (loads, stores): (Vec<usize>, Vec<usize>) = live
+                        .map(|tid| {
+                            let (u, j) = ((tid % w) / per_row, (tid % w) % per_row);
+                            let base = stage.first + u * stage.stride;
+                            let k = j % ns;
+                            (at(tid / w, base + j + i * per_row), at(tid / w, base + (j - k) * radix + k + i * ns))
+                        })
+                        .unzip();
+                    total += cost(&loads) + cost(&stores);
+                }
+                ns *= radix;
             }
-            ns *= radix;
         }
         total
     }
+}
+
+/// Registers a thread wants for a radix-`radix` codelet, roughly: its values and as many
+/// temporaries, plus indexing (at most the 255 a thread can have).
+fn codelet_registers(radix: usize, precision: Precision) -> u32 {
+    let words = complex_bytes(precision) as u32 / 4;
+    (2 * words * radix as u32 + 32).min(255)
 }
 
 /// Bytes of one complex value of a precision.
@@ -458,5 +591,59 @@ pub fn complex_bytes(p: Precision) -> u64 {
     match p {
         Precision::F32 => 8,
         Precision::F64 => 16,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+
+    fn core_of(n: usize) -> Core {
+        FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap().core
+    }
+
+    #[test]
+    fn large_prime_factors_take_rader_where_its_convolution_is_smooth() {
+        // 4001 - 1 = 32 * 125; 2 * 67 with 66 = 6 * 11; 1021 - 1 = 4 * 3 * 5 * 17: not 13-smooth.
+        assert!(matches!(core_of(4001), Core::Rader { len: 4001, prime: 4001, ref outer, .. } if outer.is_empty()));
+        assert!(matches!(core_of(134), Core::Rader { prime: 67, ref outer, .. } if outer == &[2]));
+        // 2039 - 1 = 2 * 1019 and 509 - 1 = 4 * 127: Bluestein.
+        assert!(matches!(core_of(2039), Core::Bluestein { .. }));
+        assert!(matches!(core_of(1021), Core::Bluestein { .. }) && Core::rader(1021, None).is_none());
+        assert!(matches!(core_of(509), Core::Bluestein { .. }));
+        // Just below half a power of two: Bluestein's snug power-of-two convolution.
+        assert!(matches!(core_of(4093), Core::Bluestein { conv_len: 8192, .. }));
+        assert!(matches!(core_of(127), Core::Bluestein { conv_len: 256, .. }));
+        // Primes up to MAX_PRIME_RADIX have codelets.
+        assert!(matches!(core_of(61), Core::Stockham { .. }));
+    }
+
+    #[test]
+    fn rader_stages_cover_the_row_and_its_spare_slots() {
+        let core = Core::rader(61 * 67, None).unwrap();
+        assert_eq!(core.region(), 4087 + 61);
+        let stages = core.stages();
+        assert_eq!(stages.len(), 3);
+        // Two convolutions over 61 sub-rows of 66 values, slot 0 of each DFT left for x[0].
+        for s in &stages[..2] {
+            assert_eq!((s.len, s.subrows, s.first, s.stride, s.ns0), (66, 61, 1, 67, 1));
+            assert_eq!(s.radices.iter().product::<usize>(), 66);
+        }
+        // Then the radix-61 pass over the whole row, after 67 points were combined.
+        assert_eq!((stages[2].len, stages[2].ns0, stages[2].radices.clone()), (4087, 67, vec![61]));
+        assert_eq!(core.codelet_radices().last(), Some(&61));
+        // Its radix-61 pass caps the threads: a block leaves every thread 255 registers.
+        let r = FftRecipe::design_around(FftProblem::c2c(4087, 100), core, H200).unwrap();
+        assert!(r.threads_per_block() <= 65536 / 255, "{}", r.describe());
+    }
+
+    #[test]
+    fn rader_is_staged_only() {
+        let mut r = FftRecipe::design(FftProblem::c2c(4001, 10), H200).unwrap();
+        assert!(r.uses_rader() && !r.tuning.direct_io);
+        r.tuning.direct_io = true;
+        assert!(r.check(H200).unwrap_err().to_string().contains("without direct_io"));
     }
 }

@@ -80,6 +80,27 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
     spectrum.into_iter().map(|v| v / m as f64).collect()
 }
 
+/// Rader's tables for the length-`prime` DFTs of a length-`len` transform, with g the
+/// primitive root mod prime: the spectrum of the filter b[q] = e^{-2 pi i g^-q/prime}
+/// (length prime - 1) divided by prime - 1, so that the kernel's inverse transform comes out
+/// scaled; and the permutations, (m g^k, g^-k) mod prime for k < prime - 1 (m = len/prime),
+/// as the real and imaginary parts of one complex value each (small integers, exact in f32).
+pub fn rader_tables(len: usize, prime: usize) -> (Vec<C64>, Vec<C64>) {
+    let g = super::factor::primitive_root(prime);
+    let order = prime - 1;
+    // powers[k] = g^k mod prime; g^-k = g^(order - k).
+    let mut powers = vec![1usize; order];
+    for k in 1..order {
+        powers[k] = powers[k - 1] * g % prime;
+    }
+    let inverse = |k: usize| powers[(order - k) % order];
+    let b: Vec<C64> = (0..order).map(|q| unit_root(inverse(q) as u64, prime as u64)).collect();
+    let filter = host_fft(&b).into_iter().map(|v| v / order as f64).collect();
+    let m = len / prime;
+    let indices = (0..order).map(|k| C64::new((m * powers[k]) as f64, inverse(k) as f64)).collect();
+    (filter, indices)
+}
+
 /// Forward DFT in f64 on the host: recursive mixed radix over the prime factors, a direct DFT
 /// for each factor, roots of unity from one table. O(n * sum of factors); used for table
 /// precomputation only.
@@ -119,6 +140,27 @@ mod tests {
         }
         assert_eq!(unit_root(1, 4), C64::new(0.0, -1.0));
         assert_eq!(unit_root(1, 2), C64::new(-1.0, -0.0));
+    }
+
+    /// The kernel's Rader steps, on the host: a DFT of prime length from its tables.
+    #[test]
+    fn rader_tables_turn_a_prime_dft_into_a_convolution() {
+        for (len, p) in [(67usize, 67usize), (97 * 3, 97), (4093, 4093)] {
+            let (filter, indices) = rader_tables(len, p);
+            let x: Vec<C64> = (0..p).map(|i| C64::new((i as f64 * 0.37).sin(), (i as f64 * 1.1).cos())).collect();
+            let a: Vec<C64> = (0..p - 1).map(|k| x[indices[k].re as usize / (len / p)]).collect();
+            let spectrum = host_fft(&a);
+            let z: Vec<C64> = spectrum.iter().zip(&filter).map(|(s, f)| (s * f).conj()).collect();
+            let c: Vec<C64> = host_fft(&z).into_iter().map(|v| v.conj()).collect();
+            let mut y = vec![x[0] + spectrum[0]; p];
+            for k in 0..p - 1 {
+                y[indices[k].im as usize] = x[0] + c[k];
+            }
+            let want = host_fft(&x);
+            for k in 0..p {
+                assert!((y[k] - want[k]).norm() < 1e-9 * p as f64, "p={p} k={k}: {} vs {}", y[k], want[k]);
+            }
+        }
     }
 
     #[test]

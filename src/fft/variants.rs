@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{is_smooth, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, is_smooth, MAX_COMPOSITE_RADIX};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 impl FftRecipe {
@@ -30,6 +30,16 @@ impl FftRecipe {
                     }
                 }
             }
+        }
+        // Rader and Bluestein, where both apply.
+        let len = self.core.len();
+        let other = match self.core {
+            Core::Rader { .. } => Core::bluestein(len, bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
+            Core::Bluestein { .. } => Core::rader(len, None).map(|c| ("rader", c)),
+            Core::Stockham { .. } => None,
+        };
+        if let Some((what, r)) = other.and_then(|(w, c)| FftRecipe::design_around(self.problem, c, limits).ok().map(|r| (w, r))) {
+            offer(what.into(), r);
         }
         let t = self.tuning;
         if t.threads_per_transform > 1 {
@@ -87,7 +97,7 @@ mod tests {
         }
         let pick = FftRecipe::design(FftProblem::c2c(4096, 100), H200).unwrap();
         let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=8").unwrap().1;
-        assert_eq!(radix8.core.radices(), &[8, 8, 8, 8]);
+        assert_eq!(radix8.core.stages()[0].radices, [8, 8, 8, 8]);
         assert_eq!(radix8.tuning.threads_per_transform, 512);
     }
 }

@@ -66,7 +66,7 @@ impl KernelWriter<'_> {
         }
         match self.r.core {
             Core::Bluestein { .. } => self.w.line(format!("return cmul(v, (tables + j)[{}u + c]);   /* times the chirp */", self.tables.chirp)),
-            Core::Stockham { .. } => self.w.line("return v;"),
+            Core::Stockham { .. } | Core::Rader { .. } => self.w.line("return v;"),
         };
         self.w.close();
     }
@@ -107,9 +107,13 @@ impl KernelWriter<'_> {
 
     /// The load phase: the block's rows into shared memory through `read_input`.
     pub(super) fn load(&mut self) {
-        let region = self.r.core.region();
+        // Bluestein's rows load with their zero padding; Rader's spare slots are not loaded.
+        let count = match self.r.core {
+            Core::Rader { len, .. } => len,
+            _ => self.r.core.region(),
+        };
         self.w.comment(&["load: the block's rows into shared memory"]);
-        self.row_loop(region, |w| {
+        self.row_loop(count, |w| {
             w.line("SH(row, i) = read_input(in_rows, tables, row, i, 0u, sign);");
         });
     }

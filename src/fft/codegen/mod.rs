@@ -22,19 +22,24 @@ mod passes;
 use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, FftRecipe, RealPacking, TwiddleSource};
+use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
 use crate::kernel::{KernelSource, SourceWriter};
 
 /// Offsets of the tables inside the plan's one table buffer, in complex values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableLayout {
-    /// e^{-2 pi i k/S} for the core's Stockham passes (S: core region length).
+    /// e^{-2 pi i k/S} for the core's Stockham passes, S = [`TableLayout::twiddle_period`].
     pub core_twiddles: usize,
     /// e^{-2 pi i k/N}, k = 0..=N/2, for separating a half-length real transform.
     pub real_twiddles: usize,
     /// Bluestein's chirp, then its filter's spectrum.
     pub chirp: usize,
     pub filter: usize,
+    /// Rader: e^{-2 pi i k/(p-1)} for the convolution's passes, the spectrum of its filter,
+    /// and per k < p-1 the permutations (m g^k, g^-k mod p) as the real and imaginary parts.
+    pub rader_twiddles: usize,
+    pub rader_filter: usize,
+    pub rader_indices: usize,
     pub total: usize,
 }
 
@@ -46,13 +51,35 @@ impl TableLayout {
             at += n;
             start
         };
-        let core_twiddles = take(if recipe.tuning.twiddles != TwiddleSource::Computed { recipe.core.region() } else { 0 });
+        let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
+        let core_twiddles = take(if tabled { Self::twiddle_period(&recipe.core) } else { 0 });
         let real_twiddles = take(if recipe.packing == RealPacking::HalfLength { recipe.problem.len / 2 + 1 } else { 0 });
         let (chirp, filter) = match &recipe.core {
             Core::Bluestein { len, conv_len, .. } => (take(*len), take(*conv_len)),
-            Core::Stockham { .. } => (at, at),
+            _ => (take(0), take(0)),
         };
-        TableLayout { core_twiddles, real_twiddles, chirp, filter, total: at }
+        let (rader_twiddles, rader_filter, rader_indices) = match &recipe.core {
+            Core::Rader { prime, .. } => (take(if tabled { prime - 1 } else { 0 }), take(prime - 1), take(prime - 1)),
+            _ => (take(0), take(0), take(0)),
+        };
+        TableLayout { core_twiddles, real_twiddles, chirp, filter, rader_twiddles, rader_filter, rader_indices, total: at }
+    }
+
+    /// Length whose roots of unity `core_twiddles` holds: that of the core's row (Bluestein:
+    /// of its convolution).
+    pub fn twiddle_period(core: &Core) -> usize {
+        match core {
+            Core::Rader { len, .. } => *len,
+            _ => core.region(),
+        }
+    }
+
+    /// Offset of the twiddles for the passes of `stage`, whose period is its length.
+    fn twiddles_of(&self, core: &Core, stage: &Stage) -> usize {
+        match core {
+            Core::Rader { prime, .. } if stage.len == prime - 1 => self.rader_twiddles,
+            _ => self.core_twiddles,
+        }
     }
 }
 
@@ -98,10 +125,7 @@ impl<'a> KernelWriter<'a> {
             let (cuda_cos, cuda_sin) = if real == "f32" { ("cospif", "sinpif") } else { ("cospi", "sinpi") };
             self.w.line(format!("#if defined(__CUDACC__)\n#define COSPI(x) {cuda_cos}(x)\n#define SINPI(x) {cuda_sin}(x)\n#else\n#define COSPI(x) cospi(x)\n#define SINPI(x) sinpi(x)\n#endif"));
         }
-        let mut radices: Vec<usize> = r.core.radices().to_vec();
-        radices.sort_unstable();
-        radices.dedup();
-        for radix in radices {
+        for radix in r.core.codelet_radices() {
             self.w.line(codelet_function(radix, self.lit));
         }
         self.read_input_function();
@@ -213,18 +237,35 @@ mod tests {
 
     #[test]
     fn direct_bluestein_touches_global_memory_only_in_its_first_and_last_pass() {
-        let recipe = FftRecipe::design(FftProblem::c2c(4093, 10), H200).unwrap();
+        let recipe = FftRecipe::design(FftProblem::c2c(2039, 10), H200).unwrap();
         assert!(recipe.uses_bluestein() && recipe.tuning.direct_io);
         let body = fft_source(&recipe).body;
         assert!(!body.contains("load: the block's rows") && !body.contains("store: coalesced writes"));
         assert_eq!(recipe.tuning.threads_per_transform, 256);
-        // The first pass (radix 16, values 512 apart, two butterflies per thread) reads 8 values
-        // of each; the other 8 are Bluestein's zero padding, known at generation time.
-        assert_eq!(body.matches("read_input(in_rows").count(), 16);
-        assert_eq!(body.matches("= MAKE_CPLX(0, 0);").count(), 16);
-        // The last pass (radix 2, values 4096 apart, 16 butterflies per thread) writes only the
-        // outputs below 4093: the first of each butterfly's two, guarded.
-        assert_eq!(body.matches("write_output(out_rows").count(), 16);
-        assert!(body.contains("if (o + 0u < 4093u)"));
+        // The first pass (radix 16, values 256 apart, one butterfly per thread) reads 8 values;
+        // the other 8 are Bluestein's zero padding, known at generation time.
+        assert_eq!(body.matches("read_input(in_rows").count(), 8);
+        assert_eq!(body.matches("= MAKE_CPLX(0, 0);").count(), 8);
+        // The last pass (radix 16, values 256 apart) writes only the outputs below 2039: 8 of
+        // each butterfly's 16, the last guarded.
+        assert_eq!(body.matches("write_output(out_rows").count(), 8);
+        assert!(body.contains("if (o + 1792u < 2039u)"));
+    }
+
+    #[test]
+    fn rader_reads_its_convolution_permuted_and_writes_it_back_permuted() {
+        let recipe = FftRecipe::design(FftProblem::c2c(134, 10), H200).unwrap();
+        assert!(recipe.uses_rader());
+        let t = crate::fft::TableLayout::of(&recipe);
+        let body = fft_source(&recipe).body;
+        // First pass of the first convolution (radix 11 of 66): 11 reads through the gather
+        // table; last pass of the second (radix 6, 11 apart): 6 writes through the scatter one.
+        assert_eq!(body.matches(&format!("v[0] = SH(s, u + (u32)(tables + j)[{}u].x);", t.rader_indices)).count(), 1);
+        assert_eq!(body.matches("].x);").count(), 11);
+        assert_eq!(body.matches("].y) = cadd(x0[0], cconj(").count(), 6);
+        assert!(body.contains(&format!("SH(s, u * 67u + (u32)(tables + o)[{}u].y)", t.rader_indices + 55)));
+        // X[0] parks in the spare slot after the row and comes back to slot 0.
+        assert!(body.contains("if (o == 0) SH(s, 134u + u) = cadd(SH(s, u * 67u), v[0]);"));
+        assert!(body.contains("if (o == 0) SH(s, u * 67u) = SH(s, 134u + u);"));
     }
 }

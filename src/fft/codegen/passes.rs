@@ -1,8 +1,9 @@
-//! The kernel's core: Stockham passes in shared memory, and Bluestein's algorithm as two of
-//! them with its elementwise steps folded into the passes' first reads and last writes.
+//! The kernel's core: Stockham passes in shared memory; Bluestein's algorithm as two of them
+//! with its elementwise steps folded into the passes' first reads and last writes; Rader's as
+//! two over the sub-rows of its convolutions, permuting on the first read and the last write.
 
 use super::KernelWriter;
-use crate::fft::recipe::{Core, TwiddleSource};
+use crate::fft::recipe::{Core, Stage, TwiddleSource};
 
 /// Where a transform's first pass reads its values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +12,10 @@ pub(super) enum Source {
     Shared,
     /// Global memory through `read_input` (direct_io).
     Global,
+    /// Rader: value k of the convolution of DFT u is x[u + m g^k] of the row in shared memory
+    /// (m g^k from the table at `indices`); the first pass also moves x[u] to the slot before
+    /// the sub-row, for the last steps.
+    RaderGather { indices: usize },
 }
 
 /// Where a transform's last pass writes its values.
@@ -31,13 +36,20 @@ enum Finish {
     /// Bluestein, after the second: conjugate back, times the chirp; only the first `len`
     /// values are the result.
     Chirp { len: usize, chirp: usize },
+    /// Rader, after the first transform: as FilterConj, and X[0] = x[0] + (sum of the rest),
+    /// which is value 0 of the transform, kept in the row's spare slot `len + u`.
+    RaderFilter { filter: usize, len: usize },
+    /// Rader, after the second: value k is X[g^-k] - x[0], conjugated back; it goes to slot
+    /// g^-k of its DFT's p values (from the table at `indices`), and X[0] to slot 0.
+    RaderScatter { indices: usize, len: usize },
 }
 
 impl KernelWriter<'_> {
     pub(super) fn core(&mut self, source: Source, sink: Sink) {
+        let stages = self.r.core.stages();
         match self.r.core.clone() {
-            Core::Stockham { len, radices } => self.stockham(len, &radices, source, sink, Finish::None),
-            Core::Bluestein { len, conv_len, radices } => {
+            Core::Stockham { .. } => self.stockham(&stages[0], source, sink, Finish::None),
+            Core::Bluestein { len, conv_len, .. } => {
                 let (chirp, filter) = (self.tables.chirp, self.tables.filter);
                 self.w.comment(&[
                     &format!("Bluestein: X[k] = c[k] * sum_j (x[j] c[j]) conj(c[k-j]), c[j] = e^{{-pi i j^2/{len}}}: a cyclic"),
@@ -45,19 +57,34 @@ impl KernelWriter<'_> {
                     "The input's chirp is applied as it is read (read_input); the filter and the output's chirp as the",
                     "transforms' last passes write.",
                 ]);
-                self.stockham(conv_len, &radices, source, Sink::Shared, Finish::FilterConj { filter });
-                self.stockham(conv_len, &radices, Source::Shared, sink, Finish::Chirp { len, chirp });
+                self.stockham(&stages[0], source, Sink::Shared, Finish::FilterConj { filter });
+                self.stockham(&stages[1], Source::Shared, sink, Finish::Chirp { len, chirp });
+            }
+            Core::Rader { len, prime, .. } => {
+                let (indices, filter) = (self.tables.rader_indices, self.tables.rader_filter);
+                let m = len / prime;
+                self.w.comment(&[
+                    &format!("Rader: the first pass is {m} DFT(s) of {prime} points, DFT u over x[u + {m} n], n < {prime}. With g a"),
+                    &format!("primitive root mod {prime}, X[g^-k] = x[0] + sum_q x[g^q] W^(g^(q-k)): a cyclic convolution of length {},", prime - 1),
+                    "run as a forward transform, the filter's spectrum, and an inverse one, in place: DFT u's values",
+                    &format!("live at {prime} u .. {prime} u + {}, x[0] first, and end there in natural order (what a Stockham pass", prime - 1),
+                    "of this radix writes). X[0] = x[0] + sum of the rest waits in the spare slot after the row.",
+                ]);
+                self.stockham(&stages[0], Source::RaderGather { indices }, Sink::Shared, Finish::RaderFilter { filter, len });
+                self.stockham(&stages[1], Source::Shared, Sink::Shared, Finish::RaderScatter { indices, len });
+                self.stockham(&stages[2], source, sink, Finish::None);
             }
         }
     }
 
-    /// Stockham autosort passes over a row, natural order in and out. Pass with radix R after
-    /// `ns` points are combined: butterfly j reads value j + i*len/R, twiddles by
-    /// W_{ns R}^{i (j mod ns)}, and writes value (j - j mod ns) R + j mod ns + i ns.
+    /// Stockham autosort passes over the stage's (sub-)rows, natural order in and out. Pass
+    /// with radix R after `ns` points are combined: butterfly j reads value j + i*len/R,
+    /// twiddles by W_{ns R}^{i (j mod ns)}, and writes value (j - j mod ns) R + j mod ns + i ns.
     /// The first pass reads from `source`, the last writes to `sink` after `finish`; between
     /// passes the row lives in shared memory.
-    fn stockham(&mut self, len: usize, radices: &[usize], source: Source, sink: Sink, finish: Finish) {
+    fn stockham(&mut self, stage: &Stage, source: Source, sink: Sink, finish: Finish) {
         let w = self.r.tuning.threads_per_transform as usize;
+        let len = stage.len;
         // Input values from `zero_from` on are known zeros (Bluestein's padding, when read
         // from global memory); output values from `live` on are not wanted.
         let zero_from = match self.r.core {
@@ -68,33 +95,54 @@ impl KernelWriter<'_> {
             Finish::Chirp { len: n, .. } => n,
             _ => len,
         };
-        let mut ns = 1;
-        for (pass, &radix) in radices.iter().enumerate() {
-            let (first, last) = (pass == 0, pass + 1 == radices.len());
+        let mut ns = stage.ns0;
+        for (pass, &radix) in stage.radices.iter().enumerate() {
+            let (first, last) = (pass == 0, pass + 1 == stage.radices.len());
             let reads_global = first && source == Source::Global;
             let writes_global = last && sink == Sink::Global;
-            let butterflies = len / radix;
+            let per_row = len / radix;
+            let butterflies = per_row * stage.subrows;
             let per_thread = butterflies.div_ceil(w);
             let guard = per_thread * w != butterflies;
-            self.w.open(format!("/* pass {} of {}: radix {radix}, {ns} points combined so far */", pass + 1, radices.len()));
+            let gathers = first && matches!(source, Source::RaderGather { .. });
+            let scatters = last && matches!(finish, Finish::RaderScatter { .. });
+            self.w.open(format!("/* pass {} of {}: radix {radix}, {ns} points combined so far */", pass + 1, stage.radices.len()));
             self.w.line(format!("cplx v[{}];", per_thread * radix));
+            if gathers || scatters {
+                self.w.line(format!("cplx x0[{per_thread}];   /* x[0] of each butterfly's DFT */"));
+            }
             for q in 0..per_thread {
-                self.open_butterfly(q, w, guard, butterflies);
-                if reads_global {
-                    self.w.open("if (s < rows)");
-                    for i in 0..radix {
-                        let at = q * radix + i;
-                        if i * butterflies >= zero_from {
-                            self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
-                        } else {
-                            self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, j, {}u, sign);", i * butterflies));
+                self.open_butterfly(q, w, guard, butterflies, stage);
+                let base = Self::subrow_base(stage);
+                match source {
+                    Source::Global if first => {
+                        self.w.open("if (s < rows)");
+                        for i in 0..radix {
+                            let at = q * radix + i;
+                            if i * per_row >= zero_from {
+                                self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
+                            } else {
+                                self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, j, {}u, sign);", i * per_row));
+                            }
+                        }
+                        self.w.close();
+                    }
+                    Source::RaderGather { indices } if first => {
+                        let u = if stage.subrows > 1 { "u + " } else { "" };
+                        for i in 0..radix {
+                            self.w.line(format!("v[{}] = SH(s, {u}(u32)(tables + j)[{}u].x);", q * radix + i, indices + i * per_row));
+                        }
+                        self.w.line(format!("if (j == 0) x0[{q}] = SH(s, {});", if stage.subrows > 1 { "u" } else { "0u" }));
+                    }
+                    _ => {
+                        for i in 0..radix {
+                            self.w.line(format!("v[{}] = SH(s, {base}j + {}u);", q * radix + i, i * per_row));
                         }
                     }
-                    self.w.close();
-                } else {
-                    for i in 0..radix {
-                        self.w.line(format!("v[{}] = SH(s, j + {}u);", q * radix + i, i * butterflies));
-                    }
+                }
+                if scatters {
+                    // Slot 0 gets X[0] in this pass's writes.
+                    self.w.line(format!("x0[{q}] = SH(s, {});", Self::x0_slot(stage)));
                 }
                 self.close_butterfly(guard);
             }
@@ -103,10 +151,11 @@ impl KernelWriter<'_> {
                 self.w.line("BARRIER();");
             }
             for q in 0..per_thread {
-                self.open_butterfly(q, w, guard, butterflies);
+                self.open_butterfly(q, w, guard, butterflies, stage);
+                let base = Self::subrow_base(stage);
                 if ns > 1 {
                     self.w.line(format!("const u32 k = j % {ns}u;"));
-                    self.twiddle_butterfly(q * radix, radix, ns);
+                    self.twiddle_butterfly(q * radix, radix, ns, stage);
                 } else {
                     self.w.line("const u32 k = 0;");
                 }
@@ -114,6 +163,19 @@ impl KernelWriter<'_> {
                 self.w.line(format!("const u32 o = (j - k) * {radix}u + k;"));
                 if writes_global {
                     self.w.open("if (s < rows)");
+                }
+                let slot = Self::x0_slot(stage);
+                if gathers {
+                    self.w.line(format!("if (j == 0) SH(s, {slot}) = x0[{q}];   /* x[0] to the DFT's slot 0 */"));
+                }
+                match finish {
+                    Finish::RaderFilter { len, .. } if last => {
+                        self.w.line(format!("if (o == 0) SH(s, {len}u + u) = cadd(SH(s, {slot}), v[{}]);   /* X[0] = x[0] + value 0 */", q * radix));
+                    }
+                    Finish::RaderScatter { len, .. } if last => {
+                        self.w.line(format!("if (o == 0) SH(s, {slot}) = SH(s, {len}u + u);   /* X[0] */"));
+                    }
+                    _ => {}
                 }
                 for i in 0..radix {
                     let v = format!("v[{}]", q * radix + i);
@@ -130,14 +192,19 @@ impl KernelWriter<'_> {
                     // Tables and global memory are addressed as a pointer at o plus a literal,
                     // which the compiler folds into the instruction (see read_input).
                     let value = match (last, finish) {
-                        (true, Finish::FilterConj { filter }) => format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + i * ns),
+                        (true, Finish::FilterConj { filter } | Finish::RaderFilter { filter, .. }) => {
+                            format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + i * ns)
+                        }
                         (true, Finish::Chirp { chirp, .. }) => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + i * ns),
+                        (true, Finish::RaderScatter { .. }) => format!("cadd(x0[{q}], cconj({v}))"),
                         _ => v,
                     };
                     if writes_global {
                         self.w.line(format!("write_output(out_rows, tables, s, o, {}u, {value}, sign, scale);", i * ns));
+                    } else if let (true, Finish::RaderScatter { indices, .. }) = (last, finish) {
+                        self.w.line(format!("SH(s, {slot} + (u32)(tables + o)[{}u].y) = {value};", indices + i * ns));
                     } else {
-                        self.w.line(format!("SH(s, {at}) = {value};"));
+                        self.w.line(format!("SH(s, {base}{at}) = {value};"));
                     }
                     if partial {
                         self.w.close();
@@ -156,11 +223,38 @@ impl KernelWriter<'_> {
         }
     }
 
-    fn open_butterfly(&mut self, q: usize, w: usize, guard: bool, butterflies: usize) {
+    /// Rader: the index of slot 0 of sub-row u's DFT, just before its convolution's values.
+    fn x0_slot(stage: &Stage) -> String {
+        if stage.subrows > 1 {
+            format!("u * {}u", stage.stride)
+        } else {
+            format!("{}u", stage.first.saturating_sub(1))
+        }
+    }
+
+    /// The index expression of a stage's sub-row start, followed by " + " (empty for a whole row).
+    fn subrow_base(stage: &Stage) -> String {
+        match (stage.subrows > 1, stage.first) {
+            (true, f) => format!("u * {}u + {f}u + ", stage.stride),
+            (false, 0) => String::new(),
+            (false, f) => format!("{f}u + "),
+        }
+    }
+
+    /// Opens butterfly t + q w of the pass: defines j (and for sub-rows, the sub-row u).
+    fn open_butterfly(&mut self, q: usize, w: usize, guard: bool, butterflies: usize, stage: &Stage) {
         self.w.open("");
-        self.w.line(format!("const u32 j = t + {}u;", q * w));
+        let per_row = butterflies / stage.subrows;
+        let b = if stage.subrows > 1 { "b" } else { "j" };
+        self.w.line(format!("const u32 {b} = t + {}u;", q * w));
         if guard {
-            self.w.open(format!("if (j < {butterflies}u)"));
+            self.w.open(format!("if ({b} < {butterflies}u)"));
+        }
+        if stage.subrows > 1 {
+            self.w.line(format!("const u32 u = b / {per_row}u;   /* which sub-row */"));
+            self.w.line(format!("const u32 j = b - u * {per_row}u;"));
+        } else if stage.first > 0 {
+            self.w.line("const u32 u = 0;");
         }
     }
 
@@ -172,12 +266,12 @@ impl KernelWriter<'_> {
     }
 
     /// v[base + i] *= W_{ns R}^{i k}, i = 1..R.
-    fn twiddle_butterfly(&mut self, base: usize, radix: usize, ns: usize) {
-        let step = self.r.core.region() / (ns * radix);
+    fn twiddle_butterfly(&mut self, base: usize, radix: usize, ns: usize, stage: &Stage) {
+        let step = stage.len / (ns * radix);
         if self.r.tuning.twiddles == TwiddleSource::TablePowers {
             // w[i] = W^{ik}: one table read, then products along a squaring tree (depth log2 R).
             self.w.line(format!("cplx w[{radix}];"));
-            self.w.line(format!("w[1] = {};", self.twiddle(&format!("k * {step}u"))));
+            self.w.line(format!("w[1] = {};", self.twiddle(&format!("k * {step}u"), stage)));
             for i in 2..radix {
                 let (a, b) = if i % 2 == 0 { (i / 2, i / 2) } else { (i - 1, 1) };
                 self.w.line(format!("w[{i}] = cmul(w[{a}], w[{b}]);"));
@@ -187,19 +281,18 @@ impl KernelWriter<'_> {
             }
         } else {
             for i in 1..radix {
-                let tw = self.twiddle(&format!("k * {}u", i * step));
+                let tw = self.twiddle(&format!("k * {}u", i * step), stage);
                 self.w.line(format!("v[{0}] = cmul(v[{0}], {tw});", base + i));
             }
         }
     }
 
-    /// The expression of e^{-2 pi i idx/region}, region the core's shared region.
-    fn twiddle(&self, idx: &str) -> String {
-        let region = self.r.core.region();
+    /// The expression of e^{-2 pi i idx/L}, L the length of the stage's (sub-)rows.
+    fn twiddle(&self, idx: &str, stage: &Stage) -> String {
         match self.r.tuning.twiddles {
-            TwiddleSource::Table | TwiddleSource::TablePowers => format!("tables[{}u + {idx}]", self.tables.core_twiddles),
+            TwiddleSource::Table | TwiddleSource::TablePowers => format!("tables[{}u + {idx}]", self.tables.twiddles_of(&self.r.core, stage)),
             TwiddleSource::Computed => {
-                let f = self.lit.real(-2.0 / region as f64);
+                let f = self.lit.real(-2.0 / stage.len as f64);
                 format!("MAKE_CPLX(COSPI({f} * (real)({idx})), SINPI({f} * (real)({idx})))")
             }
         }
