@@ -95,6 +95,8 @@ impl KernelWriter<'_> {
             Finish::Chirp { len: n, .. } => n,
             _ => len,
         };
+        // Index expressions of the sub-row's first value and (Rader) of its DFT's slot 0.
+        let (base, slot) = (Self::subrow_base(stage), Self::x0_slot(stage));
         let mut ns = stage.ns0;
         for (pass, &radix) in stage.radices.iter().enumerate() {
             let (first, last) = (pass == 0, pass + 1 == stage.radices.len());
@@ -113,7 +115,6 @@ impl KernelWriter<'_> {
             }
             for q in 0..per_thread {
                 self.open_butterfly(q, w, guard, butterflies, stage);
-                let base = Self::subrow_base(stage);
                 match source {
                     Source::Global if first => {
                         self.w.open("if (s < rows)");
@@ -142,7 +143,7 @@ impl KernelWriter<'_> {
                 }
                 if scatters {
                     // Slot 0 gets X[0] in this pass's writes.
-                    self.w.line(format!("x0[{q}] = SH(s, {});", Self::x0_slot(stage)));
+                    self.w.line(format!("x0[{q}] = SH(s, {slot});"));
                 }
                 self.close_butterfly(guard);
             }
@@ -152,7 +153,6 @@ impl KernelWriter<'_> {
             }
             for q in 0..per_thread {
                 self.open_butterfly(q, w, guard, butterflies, stage);
-                let base = Self::subrow_base(stage);
                 if ns > 1 {
                     self.w.line(format!("const u32 k = j % {ns}u;"));
                     self.twiddle_butterfly(q * radix, radix, ns, stage);
@@ -164,7 +164,6 @@ impl KernelWriter<'_> {
                 if writes_global {
                     self.w.open("if (s < rows)");
                 }
-                let slot = Self::x0_slot(stage);
                 if gathers {
                     self.w.line(format!("if (j == 0) SH(s, {slot}) = x0[{q}];   /* x[0] to the DFT's slot 0 */"));
                 }
