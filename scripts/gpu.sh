@@ -16,6 +16,9 @@
 #   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
 #              extra arguments from $FFT_ARGS (e.g. "--suite sweep --sizes 2..512")
 #   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
+#   permute    `coalesce bench permute` (seed cases, n^3 orders, 200 random permutations,
+#              interlace, shifts) beside the naive gather, CSV; extra arguments from
+#              $PERMUTE_ARGS (e.g. "--sweep" for the tile tuning table)
 #   profile    Nsight Compute on the C2C f32 kernel of each length in $PROFILE_SIZES (default
 #              "35 2904 4093"): throughput, occupancy, bank conflicts, warp stalls
 #   registers  registers and spills (nvcc -Xptxas -v) of the kernel sources in .gpu/src, dumped
@@ -113,6 +116,10 @@ run() {
             mkdir -p /tmp/csv
             # shellcheck disable=SC2086
             "$STAGE/coalesce" bench fft ${FFT_ARGS:-} --csv /tmp/csv/fft.csv --markdown 2>&1 | tee "$OUT/fft.txt" ;;
+        permute)
+            mkdir -p /tmp/csv
+            # shellcheck disable=SC2086
+            "$STAGE/coalesce" bench permute ${PERMUTE_ARGS:-} --csv /tmp/csv/permute.csv --markdown 2>&1 | tee "$OUT/permute.txt" ;;
         accuracy)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;
@@ -131,7 +138,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft accuracy profile registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft permute accuracy profile registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.
@@ -143,5 +150,5 @@ run() {
 case "${1:-}" in
 stage) stage ;;
 run) shift; run "$@" ;;
-*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft accuracy profile registers]"; exit 2 ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft permute accuracy profile registers]"; exit 2 ;;
 esac

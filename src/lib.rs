@@ -15,7 +15,7 @@
 //! Layers, bottom up: [`device`] (the only code that knows CUDA or OpenCL), [`kernel`]
 //! (the dialect prelude, source building, compile caches), then one module per primitive,
 //! each split into problem, plan (plain data, chosen by a heuristic), code generation and
-//! execution: [`copy`], [`reduce`]. [`bench`] times them against the driver's own copy.
+//! execution: [`copy`], [`reduce`], [`fft`], [`rearrange`]. [`bench`] times them against the driver's own copy.
 
 pub mod bench;
 pub mod copy;
@@ -25,6 +25,7 @@ mod error;
 pub mod fft;
 pub mod kernel;
 pub mod npy;
+pub mod rearrange;
 pub mod reduce;
 
 pub use device::{Backend, Device, DeviceBuffer, DeviceInfo};

@@ -67,6 +67,19 @@ impl NpyArray {
         Ok(NpyArray { dtype: T::KIND, shape, data: as_bytes(data).to_vec() })
     }
 
+    /// An array of `dtype` from its raw little-endian element bytes (C order).
+    pub fn from_raw(dtype: ScalarKind, shape: Vec<usize>, data: Vec<u8>) -> Result<Self> {
+        let count = element_count(&shape)?;
+        if count.checked_mul(dtype.size()) != Some(data.len()) {
+            return Err(Error::LengthMismatch {
+                what: format!("bytes of a {dtype} array of shape {shape:?}"),
+                expected: count.saturating_mul(dtype.size()),
+                got: data.len(),
+            });
+        }
+        Ok(NpyArray { dtype, shape, data })
+    }
+
     /// Number of elements (1 for a 0-d array).
     pub fn len(&self) -> usize {
         self.shape.iter().product()

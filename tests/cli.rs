@@ -137,3 +137,64 @@ fn fft_command_transforms_the_last_axis_like_numpy() {
     assert!(err.contains("--real (rfft) takes f32 or f64"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn permute_and_shift_commands_follow_numpy() {
+    use coalesce::npy::NpyArray;
+    let id = common::devices()[0].id();
+    let dir = std::env::temp_dir().join(format!("coalesce-cli-rearrange-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let x: Vec<i16> = (0..24).collect();
+    NpyArray::new(vec![2, 3, 4], &x).unwrap().write(path("x.npy")).unwrap();
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--device", id.as_str()]);
+        let o = coalesce(&all).output().unwrap();
+        let (out, err) = text(&o);
+        (o.status.success(), format!("{out}{err}"))
+    };
+
+    // numpy.transpose(x, (2, 0, 1))[k, i, j] = x[i, j, k]
+    let (ok, log) = run(&["permute", &path("x.npy"), &path("p.npy"), "--axes", "2,0,1"]);
+    assert!(ok, "{log}");
+    let p = NpyArray::read(path("p.npy")).unwrap();
+    assert_eq!((p.dtype, p.shape.clone()), (coalesce::ScalarKind::I16, vec![4, 2, 3]));
+    let got: Vec<i16> = p.to_vec().unwrap();
+    for (k, i, j) in (0..4).flat_map(|k| (0..2).flat_map(move |i| (0..3).map(move |j| (k, i, j)))) {
+        assert_eq!(got[k * 6 + i * 3 + j], x[i * 12 + j * 4 + k]);
+    }
+    // Without --axes: reversed, as numpy.transpose(x).
+    let (ok, log) = run(&["permute", &path("x.npy"), &path("t.npy")]);
+    assert!(ok, "{log}");
+    assert_eq!(NpyArray::read(path("t.npy")).unwrap().shape, vec![4, 3, 2]);
+
+    // numpy.roll(x, (1, -1, 5), axis=(0, 1, 2)): out[i, j, k] = x[i - 1, j + 1, k - 5] (mod shape)
+    let (ok, log) = run(&["shift", &path("x.npy"), &path("r.npy"), "--by", "1,-1,5"]);
+    assert!(ok, "{log}");
+    let r: Vec<i16> = NpyArray::read(path("r.npy")).unwrap().to_vec().unwrap();
+    for i in 0..2 {
+        for j in 0..3 {
+            for k in 0..4 {
+                assert_eq!(r[i * 12 + j * 4 + k], x[((i + 1) % 2) * 12 + ((j + 1) % 3) * 4 + (k + 3) % 4]);
+            }
+        }
+    }
+    // fftshift over axis 1 (length 3: shift by 1), then ifftshift back.
+    let (ok, log) = run(&["shift", &path("x.npy"), &path("f.npy"), "--fftshift", "--axes", "1"]);
+    assert!(ok, "{log}");
+    let f: Vec<i16> = NpyArray::read(path("f.npy")).unwrap().to_vec().unwrap();
+    assert_eq!(&f[..4], &x[8..12]);
+    let (ok, log) = run(&["shift", &path("f.npy"), &path("b.npy"), "--ifftshift", "--axes", "1"]);
+    assert!(ok, "{log}");
+    assert_eq!(NpyArray::read(path("b.npy")).unwrap().to_vec::<i16>().unwrap(), x);
+
+    // Bad input: clear errors, non-zero exit.
+    let (ok, log) = run(&["permute", &path("x.npy"), &path("e.npy"), "--axes", "0,0,1"]);
+    assert!(!ok && log.contains("not a permutation"), "{log}");
+    let (ok, log) = run(&["shift", &path("x.npy"), &path("e.npy"), "--by", "1,2"]);
+    assert!(!ok && log.contains("one per axis"), "{log}");
+    let (ok, log) = run(&["shift", &path("x.npy"), &path("e.npy")]);
+    assert!(!ok && log.contains("--fftshift"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

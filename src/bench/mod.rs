@@ -8,6 +8,7 @@
 mod copy_suite;
 mod fft_suite;
 mod fft_variants;
+mod permute_suite;
 pub mod plot;
 pub mod random;
 mod reduce_suite;
@@ -54,12 +55,14 @@ pub enum Suite {
     Transfer,
     /// Batched 1D FFTs beside cuFFT (see [`FftSuite`] for its parts).
     Fft,
+    /// Permutes, interlaces and shifts, beside the naive gather (see `permute_suite`).
+    Permute,
 }
 
 impl Suite {
-    /// What `bench` runs without naming suites (FFT takes minutes: ask for it).
+    /// What `bench` runs without naming suites (FFT and permute take minutes: ask for them).
     pub const DEFAULT: [Suite; 3] = [Suite::Copy, Suite::Reduce, Suite::Transfer];
-    pub const ALL: [Suite; 4] = [Suite::Copy, Suite::Reduce, Suite::Transfer, Suite::Fft];
+    pub const ALL: [Suite; 5] = [Suite::Copy, Suite::Reduce, Suite::Transfer, Suite::Fft, Suite::Permute];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -67,6 +70,7 @@ impl Suite {
             Suite::Reduce => "reduce",
             Suite::Transfer => "transfer",
             Suite::Fft => "fft",
+            Suite::Permute => "permute",
         }
     }
 
@@ -81,6 +85,7 @@ impl Suite {
             Suite::Reduce => reduce_suite::run(device, cfg),
             Suite::Transfer => transfer_suite::run(device, cfg),
             Suite::Fft => fft_suite::run(device, cfg),
+            Suite::Permute => permute_suite::run(device, cfg),
         }
     }
 }

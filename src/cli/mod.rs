@@ -1,6 +1,8 @@
-//! Command-line front end: `coalesce info`, `coalesce bench`, `coalesce fft`.
+//! Command-line front end: `coalesce info`, `coalesce bench`, `coalesce fft`, `coalesce
+//! permute`, `coalesce shift`.
 
 mod fft;
+mod rearrange;
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +32,8 @@ enum Command {
         quick: bool,
     },
     /// Time primitives against the driver's device-to-device copy. Suites: copy, reduce,
-    /// transfer (the default), and fft (beside cuFFT on CUDA devices).
+    /// transfer (the default), fft (beside cuFFT on CUDA devices) and permute (permutes,
+    /// interlaces and shifts beside a naive gather).
     Bench {
         /// Suites to run.
         #[arg(value_name = "SUITE")]
@@ -82,6 +85,32 @@ enum Command {
         #[arg(long, default_value = "backward")]
         norm: String,
     },
+    /// Permute the axes of a .npy file of any numeric dtype, like numpy.transpose(a, axes).
+    Permute {
+        input: PathBuf,
+        output: PathBuf,
+        /// Output axis i is input axis axes[i], e.g. 2,0,1. Default: reversed, as numpy's.
+        #[arg(long, value_name = "LIST")]
+        axes: Option<String>,
+    },
+    /// Circularly shift a .npy file of any numeric dtype: numpy.roll over all axes (--by),
+    /// numpy.fft.fftshift (--fftshift) or ifftshift (--ifftshift), optionally over --axes.
+    Shift {
+        input: PathBuf,
+        output: PathBuf,
+        /// One amount per axis, e.g. 3,-1,0 (numpy.roll(a, (3, -1, 0), axis=(0, 1, 2))).
+        #[arg(long, value_name = "LIST", allow_hyphen_values = true, conflicts_with_all = ["fftshift", "ifftshift"])]
+        by: Option<String>,
+        /// Zero frequency to the centre, over --axes (default all).
+        #[arg(long, conflicts_with = "ifftshift")]
+        fftshift: bool,
+        /// The inverse of --fftshift.
+        #[arg(long)]
+        ifftshift: bool,
+        /// Axes for --fftshift / --ifftshift, e.g. 1,2.
+        #[arg(long, value_name = "LIST")]
+        axes: Option<String>,
+    },
 }
 
 pub fn run() -> Result<()> {
@@ -92,6 +121,23 @@ pub fn run() -> Result<()> {
             let device = Device::select(cli.device.as_deref())?;
             let norm: Normalization = norm.parse()?;
             fft::run(&device, &fft::FftArgs { input: &input, output: &output, inverse, real, n, norm })
+        }
+        Command::Permute { input, output, axes } => {
+            let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;
+            let device = Device::select(cli.device.as_deref())?;
+            rearrange::permute(&device, &input, &output, axes)
+        }
+        Command::Shift { input, output, by, fftshift, ifftshift, axes } => {
+            let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;
+            let how = match (by, fftshift, ifftshift) {
+                (Some(by), _, _) if axes.is_none() => rearrange::Shift::By(rearrange::parse_list("--by", &by)?),
+                (None, true, _) => rearrange::Shift::Fft(axes),
+                (None, _, true) => rearrange::Shift::Ifft(axes),
+                (Some(_), _, _) => return Err(Error::InvalidArgument("--axes goes with --fftshift or --ifftshift; --by takes one amount per axis (0 for axes that stay)".into())),
+                (None, false, false) => return Err(Error::InvalidArgument("say how to shift: --by 3,-1,0, --fftshift or --ifftshift".into())),
+            };
+            let device = Device::select(cli.device.as_deref())?;
+            rearrange::shift(&device, &input, &output, how)
         }
         Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes } => {
             let suites = parse_suites(&suites)?;

@@ -1,0 +1,61 @@
+//! `coalesce permute` and `coalesce shift`: numpy.transpose and numpy.roll / fftshift /
+//! ifftshift on .npy files of any numeric dtype; the output keeps the input's dtype.
+
+use std::path::Path;
+
+use coalesce::npy::NpyArray;
+use coalesce::rearrange::{PermutePlan, PermuteProblem, ShiftPlan, ShiftProblem};
+use coalesce::{Device, Error, Result};
+
+/// `--axes 2,0,1` or `--by 3,-1,0`: comma-separated whole numbers.
+pub fn parse_list<T: std::str::FromStr>(flag: &str, s: &str) -> Result<Vec<T>> {
+    s.split(',')
+        .map(|x| {
+            x.trim()
+                .parse()
+                .map_err(|_| Error::InvalidArgument(format!("{flag} '{s}': '{x}' is not a whole number; give a comma-separated list such as 2,0,1")))
+        })
+        .collect()
+}
+
+/// numpy.transpose(x, axes): `axes` defaults to the reversed order, as numpy's does.
+pub fn permute(device: &Device, input: &Path, output: &Path, axes: Option<Vec<usize>>) -> Result<()> {
+    let x = NpyArray::read(input)?;
+    let axes = axes.unwrap_or_else(|| (0..x.shape.len()).rev().collect());
+    let plan = PermutePlan::new(device, PermuteProblem::new(x.dtype, &x.shape, &axes)).map_err(|e| named(input, &x.shape, e))?;
+    let src = device.upload(x.bytes())?;
+    let mut dst = device.alloc::<u8>(x.bytes().len())?;
+    plan.execute(&src, &mut dst)?;
+    NpyArray::from_raw(x.dtype, plan.output_shape(), dst.to_vec()?)?.write(output)
+}
+
+/// How `coalesce shift` moves the array.
+pub enum Shift {
+    /// numpy.roll with one amount per axis.
+    By(Vec<i64>),
+    /// numpy.fft.fftshift over the given axes (all when `None`).
+    Fft(Option<Vec<usize>>),
+    Ifft(Option<Vec<usize>>),
+}
+
+pub fn shift(device: &Device, input: &Path, output: &Path, how: Shift) -> Result<()> {
+    let x = NpyArray::read(input)?;
+    let problem = match how {
+        Shift::By(by) => Ok(ShiftProblem::new(x.dtype, &x.shape, &by)),
+        Shift::Fft(axes) => ShiftProblem::fftshift(x.dtype, &x.shape, axes.as_deref()),
+        Shift::Ifft(axes) => ShiftProblem::ifftshift(x.dtype, &x.shape, axes.as_deref()),
+    };
+    let plan = problem.and_then(|p| ShiftPlan::new(device, p)).map_err(|e| named(input, &x.shape, e))?;
+    let src = device.upload(x.bytes())?;
+    let mut dst = device.alloc::<u8>(x.bytes().len())?;
+    plan.execute(&src, &mut dst)?;
+    NpyArray::from_raw(x.dtype, x.shape.clone(), dst.to_vec()?)?.write(output)
+}
+
+/// An argument error with the file's name and shape in front: what the arguments were checked against.
+fn named(input: &Path, shape: &[usize], e: Error) -> Error {
+    match e {
+        Error::InvalidArgument(m) => Error::InvalidArgument(format!("{} (shape {shape:?}): {m}", input.display())),
+        other => other,
+    }
+}
