@@ -53,6 +53,13 @@ impl SourceWriter {
         self
     }
 
+    /// A bare `{` that opens a scope of its own, indenting what follows.
+    pub fn open_scope(&mut self) -> &mut Self {
+        self.line("{");
+        self.depth += 1;
+        self
+    }
+
     /// Closes the innermost block.
     pub fn close(&mut self) -> &mut Self {
         self.depth = self.depth.saturating_sub(1);

@@ -23,7 +23,7 @@ mod permute_kernel;
 mod shift;
 mod tile;
 
-pub use interlace::{InterlacePlan, InterlaceProblem, MAX_ARRAYS};
+pub use interlace::{InterlacePlan, InterlaceProblem, INTERLACE_TILE_BYTES, MAX_ARRAYS};
 pub use layout::{Axis, StridedLayout};
 pub use permute::{PermuteMethod, PermutePlan, PermuteProblem, PermuteRecipe, Window};
 pub use shift::{ShiftPlan, ShiftProblem};

@@ -62,7 +62,11 @@ impl PermuteKernel<'_> {
             let terms: Vec<String> = live.iter().map(|&k| format!("c{k} * {}", tile.ext[k] * stride(k))).collect();
             if terms.is_empty() { "0".to_owned() } else { terms.join(" + ") }
         };
-        w.line(format!("const idx_t src_base = {} + {};", l.src_offset, base(&|k| l.axes[k].src_stride)));
+        let src_base = match (l.src_offset, base(&|k| l.axes[k].src_stride)) {
+            (0, terms) => terms,
+            (offset, terms) => format!("{offset} + {terms}"),
+        };
+        w.line(format!("const idx_t src_base = {src_base};"));
         w.line(format!("const idx_t dst_base = {};", base(&|k| l.axes[k].dst_stride)));
         // Extents of the tile along axes whose last chunk is partial.
         let partial: Vec<usize> = tile.output_axes().into_iter().filter(|&k| l.axes[k].extent % tile.ext[k] != 0).collect();
@@ -83,7 +87,7 @@ impl PermuteKernel<'_> {
         let input_axes = tile.input_axes(l);
         for j in 0..steps {
             w.line(format!("word v{j}; u32 at{j}; bool ok{j};"));
-            w.open("");
+            w.open_scope();
             w.line(format!("const u32 q = LOCAL_ID() + {};", j * TILE_THREADS as u64));
             self.coordinates(&mut w, tile, &input_axes);
             in_range(&mut w, &format!("ok{j}"));
@@ -104,7 +108,7 @@ impl PermuteKernel<'_> {
         w.line("/* write: tile position q counts in the output's order */");
         let output_axes = tile.output_axes();
         for j in 0..steps {
-            w.open("");
+            w.open_scope();
             w.line(format!("const u32 q = LOCAL_ID() + {};", j * TILE_THREADS as u64));
             self.coordinates(&mut w, tile, &output_axes);
             in_range(&mut w, "const bool ok");

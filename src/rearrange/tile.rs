@@ -12,8 +12,9 @@ use super::layout::StridedLayout;
 /// Threads per block of the tiled kernel.
 pub const TILE_THREADS: u32 = 256;
 
-/// Most bytes one tile may take (shared memory of one block, before padding).
-const MAX_TILE_BYTES: u64 = 32 * 1024;
+/// Most bytes one tile may take (shared memory of one block, before padding, which adds at
+/// most half: the kernel's static shared array stays under the 48 KiB CUDA allows).
+const MAX_TILE_BYTES: u64 = 24 * 1024;
 
 /// The tunable sizes of a tiled permute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -115,12 +116,13 @@ impl TileShape {
 
     /// Shared-memory padding: `(every, pad)` inserts `pad` elements after every `every`
     /// elements of the tile. Reads store the input's fastest tile axis into shared memory at
-    /// stride `every`; an even stride would put a warp's stores into few banks, so each row
-    /// is padded by one 4-byte word (or one element, if larger) to make the stride odd.
+    /// stride `every`; an even stride of two words or more would put a warp's stores into few
+    /// banks, so each row is padded by one 4-byte word (or one element, if larger) to make the
+    /// stride odd. Narrower strides share words between threads and need none.
     pub fn padding(&self, layout: &StridedLayout, elem_size: usize) -> Option<(u64, u64)> {
         let first = *self.input_axes(layout).first()?;
         let every = self.shared_stride(first);
-        (every > 1 && every % 2 == 0).then(|| (every, (4 / elem_size as u64).max(1)))
+        (every > 1 && every % 2 == 0 && every * elem_size as u64 >= 8).then(|| (every, (4 / elem_size as u64).max(1)))
     }
 
     /// Elements of shared memory the tile takes, padding included.
@@ -230,6 +232,7 @@ mod tests {
                 let l = layout(&[(97, 1000), (999, 1), (3, 97_000)]);
                 let t = TileShape::design(&l, e, tuning);
                 assert!(t.volume() * e as u64 <= MAX_TILE_BYTES, "{t:?} e{e} {tuning:?}");
+                assert!(t.shared_elements(&l, e) * e as u64 <= 3 * MAX_TILE_BYTES / 2, "{t:?} e{e} {tuning:?}");
             }
         }
     }
