@@ -1,8 +1,8 @@
 //! # coalesce
 //!
-//! Memory-bound GPU primitives (device copy and reductions now; FFT and data rearrangement
-//! next) generated at run time for CUDA (driver API + NVRTC) and OpenCL, and measured against
-//! the one limit that matters for them: a device-to-device copy.
+//! Memory-bound GPU primitives (device copy, reductions, batched FFTs, data rearrangement)
+//! generated at run time for CUDA (driver API + NVRTC) and OpenCL, and measured against the one
+//! limit that matters for them: a device-to-device copy.
 //!
 //! ```no_run
 //! use coalesce::{Device, reduce};
@@ -15,7 +15,8 @@
 //! Layers, bottom up: [`device`] (the only code that knows CUDA or OpenCL), [`kernel`]
 //! (the dialect prelude, source building, compile caches), then one module per primitive,
 //! each split into problem, plan (plain data, chosen by a heuristic), code generation and
-//! execution: [`copy`], [`reduce`], [`fft`], [`rearrange`]. [`bench`] times them against the driver's own copy.
+//! execution: [`copy`], [`reduce`], [`fft`], [`rearrange`]. [`bench`] times them against the
+//! driver's own copy.
 
 pub mod bench;
 pub mod copy;
