@@ -112,6 +112,20 @@ element!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32,
          i64 => I64, u64 => U64, f32 => F32, f64 => F64,
          num_complex::Complex<f32> => C32, num_complex::Complex<f64> => C64);
 
+/// How many `T` make one element of `elem_size` bytes: buffers may hold the elements
+/// themselves or a smaller unit of them (bytes, say). An error names the plan (`what`) when
+/// `T` cannot hold an element whole.
+pub(crate) fn units_per_element<T: Element>(elem_size: usize, what: &str) -> crate::error::Result<usize> {
+    let unit = std::mem::size_of::<T>();
+    if !elem_size.is_multiple_of(unit) {
+        return Err(crate::error::Error::invalid(format!(
+            "{what} moves {elem_size}-byte elements, which {} buffers ({unit}-byte) cannot hold whole: use buffers of that element type or u8 buffers",
+            T::KIND
+        )));
+    }
+    Ok(elem_size / unit)
+}
+
 /// View a slice of elements as bytes.
 pub(crate) fn as_bytes<T: Element>(data: &[T]) -> &[u8] {
     // SAFETY: Element types are plain data without padding.

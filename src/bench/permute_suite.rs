@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::random::{random_vec, splitmix64};
-use super::{human_bytes, progress, ratio, time_launches, BenchConfig, Table, TimingPlan};
+use super::{driver_copy_gbps, human_bytes, progress, ratio, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{Device, DeviceBuffer};
 use crate::element::ScalarKind;
 use crate::error::{Error, Result};
@@ -43,14 +43,13 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// The driver's copy of `bytes`, in GB/s counting read + write.
+    /// The driver's copy of `bytes` (a multiple of 4), in GB/s counting read + write, measured
+    /// once per byte count.
     fn memcpy_gbps(&mut self, bytes: usize) -> Result<f64> {
         if let Some(&g) = self.memcpy.get(&bytes) {
             return Ok(g);
         }
-        let src = self.device.alloc::<u8>(bytes)?;
-        let mut dst = self.device.alloc::<u8>(bytes)?;
-        let g = time_launches(self.device, self.timing, || self.device.driver_copy(&src, &mut dst))?.gbps(2.0 * bytes as f64);
+        let (_, g) = driver_copy_gbps(self.device, bytes, self.timing)?;
         self.memcpy.insert(bytes, g);
         Ok(g)
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use coalesce::npy::NpyArray;
 use coalesce::rearrange::{PermutePlan, PermuteProblem, ShiftPlan, ShiftProblem};
-use coalesce::{Device, Error, Result};
+use coalesce::{Device, DeviceBuffer, Error, Result};
 
 /// `--axes 2,0,1` or `--by 3,-1,0`: comma-separated whole numbers.
 pub fn parse_list<T: std::str::FromStr>(flag: &str, s: &str) -> Result<Vec<T>> {
@@ -23,10 +23,7 @@ pub fn permute(device: &Device, input: &Path, output: &Path, axes: Option<Vec<us
     let x = NpyArray::read(input)?;
     let axes = axes.unwrap_or_else(|| (0..x.shape.len()).rev().collect());
     let plan = PermutePlan::new(device, PermuteProblem::new(x.dtype, &x.shape, &axes)).map_err(|e| named(input, &x.shape, e))?;
-    let src = device.upload(x.bytes())?;
-    let mut dst = device.alloc::<u8>(x.bytes().len())?;
-    plan.execute(&src, &mut dst)?;
-    NpyArray::from_raw(x.dtype, plan.output_shape(), dst.to_vec()?)?.write(output)
+    on_device(device, &x, plan.output_shape(), |src, dst| plan.execute(src, dst))?.write(output)
 }
 
 /// How `coalesce shift` moves the array.
@@ -46,10 +43,21 @@ pub fn shift(device: &Device, input: &Path, output: &Path, how: Shift) -> Result
         Shift::Ifft(axes) => ShiftProblem::ifftshift(x.dtype, &x.shape, axes.as_deref()),
     };
     let plan = problem.and_then(|p| ShiftPlan::new(device, p)).map_err(|e| named(input, &x.shape, e))?;
+    on_device(device, &x, x.shape.clone(), |src, dst| plan.execute(src, dst))?.write(output)
+}
+
+/// Runs a rearrangement of the array's bytes on the device (every plan here moves elements of
+/// the array's dtype through u8 buffers); the result has the same dtype and `shape`.
+fn on_device(
+    device: &Device,
+    x: &NpyArray,
+    shape: Vec<usize>,
+    run: impl FnOnce(&DeviceBuffer<u8>, &mut DeviceBuffer<u8>) -> Result<()>,
+) -> Result<NpyArray> {
     let src = device.upload(x.bytes())?;
     let mut dst = device.alloc::<u8>(x.bytes().len())?;
-    plan.execute(&src, &mut dst)?;
-    NpyArray::from_raw(x.dtype, x.shape.clone(), dst.to_vec()?)?.write(output)
+    run(&src, &mut dst)?;
+    NpyArray::from_raw(x.dtype, shape, dst.to_vec()?)
 }
 
 /// An argument error with the file's name and shape in front: what the arguments were checked against.

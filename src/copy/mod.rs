@@ -17,24 +17,15 @@ mod plan;
 pub use plan::{CopyKernelSpec, CopyPass, CopyPlan, CopyProblem, CopyRecipe, CopyTuning};
 
 use crate::device::{Arg, DeviceBuffer};
-use crate::element::Element;
+use crate::element::{units_per_element, Element};
 use crate::error::{Error, Result};
 
 impl CopyPlan {
     /// Runs the copy from `src` to `dst` (queued on the device's stream; does not wait).
     pub fn execute<T: Element>(&self, src: &DeviceBuffer<T>, dst: &mut DeviceBuffer<T>) -> Result<()> {
         let p = &self.recipe.problem;
-        // Buffers may hold the elements themselves or a smaller unit of them (bytes, say, for
-        // 12-byte elements): lengths are compared in bytes.
-        let unit = std::mem::size_of::<T>();
-        if !p.elem_size.is_multiple_of(unit) {
-            return Err(Error::invalid(format!(
-                "plan copies {}-byte elements, which {} buffers ({unit}-byte) cannot hold whole: use u8 buffers",
-                p.elem_size,
-                T::KIND
-            )));
-        }
-        let per = p.elem_size / unit;
+        // 12-byte elements, say, travel in u8 buffers: lengths are compared in units of T.
+        let per = units_per_element::<T>(p.elem_size, "the copy plan")?;
         let need_src = p.src_len_needed()? * per;
         if src.len() < need_src {
             return Err(Error::LengthMismatch { what: "copy source (at least)".into(), expected: need_src, got: src.len() });

@@ -163,7 +163,8 @@ fn interlace_source(p: &InterlaceProblem) -> KernelSource {
 pub struct InterlacePlan {
     device: Device,
     problem: InterlaceProblem,
-    program: Option<Arc<Program>>,
+    /// The program and its interlacing and de-interlacing kernels' names; none for empty arrays.
+    kernels: Option<(Arc<Program>, String, String)>,
     grid: Grid,
 }
 
@@ -171,8 +172,14 @@ impl InterlacePlan {
     pub fn new(device: &Device, problem: InterlaceProblem) -> Result<Self> {
         problem.check()?;
         let grid = Grid::linear(blocks(problem.len.div_ceil(problem.tile()) as u64)?, THREADS);
-        let program = if problem.len == 0 { None } else { Some(device.build(&interlace_source(&problem))?) };
-        Ok(InterlacePlan { device: device.clone(), problem, program, grid })
+        let kernels = if problem.len == 0 {
+            None
+        } else {
+            let source = interlace_source(&problem);
+            let [join, split] = <[String; 2]>::try_from(source.entry_points.clone()).expect("interlace programs define two kernels");
+            Some((device.build(&source)?, join, split))
+        };
+        Ok(InterlacePlan { device: device.clone(), problem, kernels, grid })
     }
 
     pub fn problem(&self) -> &InterlaceProblem {
@@ -197,11 +204,9 @@ impl InterlacePlan {
     }
 
     fn run(&self, interlacing: bool, mut args: Vec<Arg<'_>>) -> Result<()> {
-        let Some(program) = &self.program else { return Ok(()) };
-        let base = format!("e{}_k{}_t{}", self.problem.elem_size, self.problem.arrays, self.problem.tile());
-        let name = if interlacing { format!("interlace_{base}") } else { format!("deinterlace_{base}") };
+        let Some((program, join, split)) = &self.kernels else { return Ok(()) };
         args.push((self.problem.len as u64).into());
-        self.device.launch(program.kernel(&name)?, self.grid, &args)
+        self.device.launch(program.kernel(if interlacing { join } else { split })?, self.grid, &args)
     }
 
     fn check_buffers<P: Element, W: Element>(&self, parts: impl ExactSizeIterator<Item = usize>, whole_bytes: usize) -> Result<()> {

@@ -8,7 +8,7 @@ use super::permute_kernel::PermuteKernel;
 use super::tile::{PermuteTuning, TileShape, TILE_THREADS};
 use crate::copy::{CopyPlan, CopyProblem};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
-use crate::element::{Element, ScalarKind};
+use crate::element::{units_per_element, Element, ScalarKind};
 use crate::error::{Error, Result};
 
 /// What to rearrange: an input array of `shape` (C order, slowest axis first, as numpy lists
@@ -200,6 +200,9 @@ pub struct PermutePlan {
     device: Device,
     recipe: PermuteRecipe,
     launch: Launch,
+    /// Elements of the whole input and output arrays, checked against the buffers.
+    input_len: usize,
+    output_len: usize,
 }
 
 impl PermutePlan {
@@ -226,19 +229,18 @@ impl PermutePlan {
                         CopyProblem { elem_size: e, count, src_offset: l.src_offset as usize, src_stride: stride, dst_offset: 0 };
                     Launch::Copy(CopyPlan::new(device, problem)?)
                 }
-                PermuteMethod::Tiled(tile) => {
-                    let blocks = blocks(tile.tiles(l))?;
-                    let source = kernel.tiled(tile);
-                    Launch::Kernel { program: device.build(&source)?, name: source.name, grid: Grid::linear(blocks, TILE_THREADS) }
-                }
-                PermuteMethod::Naive => {
-                    let blocks = blocks(l.count().div_ceil(TILE_THREADS as u64))?;
-                    let source = kernel.naive();
-                    Launch::Kernel { program: device.build(&source)?, name: source.name, grid: Grid::linear(blocks, TILE_THREADS) }
+                PermuteMethod::Tiled(_) | PermuteMethod::Naive => {
+                    let (tiles, source) = match &recipe.method {
+                        PermuteMethod::Tiled(tile) => (tile.tiles(l), kernel.tiled(tile)),
+                        _ => (l.count().div_ceil(TILE_THREADS as u64), kernel.naive()),
+                    };
+                    let grid = Grid::linear(blocks(tiles)?, TILE_THREADS);
+                    Launch::Kernel { program: device.build(&source)?, name: source.name, grid }
                 }
             }
         };
-        Ok(PermutePlan { device: device.clone(), recipe, launch })
+        let (input_len, output_len) = (recipe.problem.input_len()?, recipe.problem.output_len()?);
+        Ok(PermutePlan { device: device.clone(), recipe, launch, input_len, output_len })
     }
 
     pub fn recipe(&self) -> &PermuteRecipe {
@@ -253,10 +255,9 @@ impl PermutePlan {
     /// Rearranges `src` (the whole input array) into `dst` (the whole output array). Buffers of
     /// the problem's element type, or of a smaller type whose size divides it (bytes, say).
     pub fn execute<T: Element>(&self, src: &DeviceBuffer<T>, dst: &mut DeviceBuffer<T>) -> Result<()> {
-        let p = &self.recipe.problem;
-        let per = units_per_element::<T>(p.kind)?;
-        check_len("permute input", p.input_len()? * per, src.len())?;
-        check_len("permute output", p.output_len()? * per, dst.len())?;
+        let per = units_per_element::<T>(self.recipe.problem.kind.size(), "the permute plan")?;
+        check_len("permute input", self.input_len * per, src.len())?;
+        check_len("permute output", self.output_len * per, dst.len())?;
         match &self.launch {
             Launch::Nothing => Ok(()),
             Launch::Copy(copy) => copy.execute(src, dst),
@@ -272,19 +273,6 @@ pub(super) fn blocks(n: u64) -> Result<u32> {
     u32::try_from(n).ok().filter(|&b| b <= i32::MAX as u32).ok_or_else(|| {
         Error::Unsupported(format!("{n} thread blocks exceed one launch's 2^31 - 1: split the array into smaller ones"))
     })
-}
-
-/// How many `T` make one element of `kind`, or an error naming the mismatch.
-pub(super) fn units_per_element<T: Element>(kind: ScalarKind) -> Result<usize> {
-    let unit = std::mem::size_of::<T>();
-    if kind.size() % unit != 0 {
-        return Err(Error::invalid(format!(
-            "the plan moves {kind} elements ({} bytes), which {} buffers ({unit}-byte) cannot hold whole: use {kind} or u8 buffers",
-            kind.size(),
-            T::KIND
-        )));
-    }
-    Ok(kind.size() / unit)
 }
 
 pub(super) fn check_len(what: &str, expected: usize, got: usize) -> Result<()> {

@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use super::layout::element_count;
-use super::permute::{blocks, check_len, units_per_element};
+use super::permute::{blocks, check_len};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
-use crate::element::{Element, ScalarKind};
+use crate::element::{units_per_element, Element, ScalarKind};
 use crate::error::{Error, Result};
 use crate::kernel::prelude::word_type;
 use crate::kernel::{KernelSource, SourceWriter};
@@ -149,6 +149,8 @@ pub struct ShiftPlan {
     device: Device,
     problem: ShiftProblem,
     kernel: Option<(Arc<Program>, String, Grid)>,
+    /// Elements of the array, checked against the buffers.
+    len: usize,
 }
 
 impl ShiftPlan {
@@ -156,14 +158,15 @@ impl ShiftPlan {
         let axes = problem.normal_form()?;
         word_type(problem.kind.size()).ok_or_else(|| Error::invalid("shift elements must be 1, 2, 4, 8 or 16 bytes"))?;
         let count: u64 = axes.iter().map(|a| a.0).product();
-        let kernel = if problem.is_empty()? {
+        let len = problem.len()?;
+        let kernel = if len == 0 {
             None
         } else {
             let source = shift_source(&axes, problem.kind.size());
             let grid = Grid::linear(blocks(count.div_ceil(unroll(problem.kind.size()) * THREADS as u64))?, THREADS);
             Some((device.build(&source)?, source.name, grid))
         };
-        Ok(ShiftPlan { device: device.clone(), problem, kernel })
+        Ok(ShiftPlan { device: device.clone(), problem, kernel, len })
     }
 
     pub fn problem(&self) -> &ShiftProblem {
@@ -172,8 +175,7 @@ impl ShiftPlan {
 
     /// Shifts `src` into `dst` (both the whole array; not in place).
     pub fn execute<T: Element>(&self, src: &DeviceBuffer<T>, dst: &mut DeviceBuffer<T>) -> Result<()> {
-        let per = units_per_element::<T>(self.problem.kind)?;
-        let n = self.problem.len()? * per;
+        let n = self.len * units_per_element::<T>(self.problem.kind.size(), "the shift plan")?;
         check_len("shift input", n, src.len())?;
         check_len("shift output", n, dst.len())?;
         match &self.kernel {
