@@ -137,28 +137,30 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     let q = cfg.quick;
     let mut tables = vec![seed_cases(&mut b, cfg, q)?, cubes(&mut b, cfg, q)?, random_suite(&mut b, cfg, q)?, interlace(&mut b, cfg, q)?, shifts(&mut b, cfg, q)?];
     if cfg.sweep {
-        tables.push(tuning_sweep(&mut b, cfg, q)?);
+        tables.extend(tuning_sweep(&mut b, cfg, q)?);
     }
     Ok(tables)
 }
 
-/// `--sweep`: the random suite and the 512^3 orders under each tile tuning, one row per tuning.
-fn tuning_sweep(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> {
+/// `--sweep`: the random suite and the 512^3 orders under each tile tuning: one row per tuning,
+/// and one row per case with its fraction of memcpy under each tuning.
+fn tuning_sweep(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Vec<Table>> {
     let (mut problems, _) = random_problems(quick);
     let random_count = problems.len();
     let n = if quick { 64 } else { 512 };
     problems.extend(ORDERS_3D[1..].iter().map(|o| PermuteProblem::new(ScalarKind::F32, &[n, n, n], o)));
     let mut tunings = Vec::new();
-    for run_bytes in [128, 256, 512] {
-        for tile_bytes in [4096, 8192, 16384] {
+    for run_bytes in [128, 192, 256, 384] {
+        for tile_bytes in [8192, 16384] {
             tunings.push(PermuteTuning { run_bytes, tile_bytes });
         }
     }
     let pairs: Vec<(usize, PermuteTuning)> = (0..problems.len()).flat_map(|i| tunings.iter().map(move |&t| (i, t))).collect();
     let built = in_parallel(&pairs, |(i, t)| PermutePlan::from_recipe(b.device, PermuteRecipe::with_tuning(problems[*i].clone(), *t)?));
     let mut fracs = vec![Vec::new(); tunings.len()];
+    let mut per_case = vec![Vec::new(); problems.len()];
     let pb = progress(cfg, pairs.len(), "sweep");
-    for ((_, tuning), plan) in pairs.iter().zip(built) {
+    for ((i, tuning), plan) in pairs.iter().zip(built) {
         let plan = plan?;
         let e = plan.recipe().problem.kind.size();
         let bytes = plan.recipe().problem.input_len()? * e;
@@ -168,10 +170,19 @@ fn tuning_sweep(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> 
         let src = b.input.as_ref().expect("uploaded");
         let t = time_launches(b.device, b.timing, || plan.execute(src, &mut dst))?;
         let which = tunings.iter().position(|t| t == tuning).expect("a swept tuning");
-        fracs[which].push(t.gbps(2.0 * bytes as f64) / mem);
+        let frac = t.gbps(2.0 * bytes as f64) / mem;
+        fracs[which].push(frac);
+        per_case[*i].push(ratio(frac));
         pb.inc(1);
     }
     pb.finish_and_clear();
+    let names: Vec<String> = tunings.iter().map(|t| format!("{}/{}", t.run_bytes, t.tile_bytes)).collect();
+    let mut headers = vec!["case"];
+    headers.extend(names.iter().map(String::as_str));
+    let mut cases = Table::new(format!("permute tile tuning on {}: fraction of memcpy per case under each tuning (run bytes/tile bytes)", b.device), &headers);
+    for (p, row) in problems.iter().zip(per_case) {
+        cases.row(std::iter::once(format!("{:?} axes {:?}", p.shape, p.axes)).chain(row).collect());
+    }
     let mut table = Table::new(
         format!("permute tile tuning on {}: the random suite and the {n}^3 f32 orders under each tuning", b.device),
         &["run bytes", "tile bytes", "random median", "random worst", &format!("{n}^3 worst")],
@@ -182,7 +193,7 @@ fn tuning_sweep(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> 
         let cube_worst = cube.iter().copied().fold(f64::MAX, f64::min);
         table.row(vec![t.run_bytes.to_string(), t.tile_bytes.to_string(), ratio(random[random.len() / 2]), ratio(random[0]), ratio(cube_worst)]);
     }
-    Ok(table)
+    Ok(vec![table, cases])
 }
 
 /// Builds a plan and its naive twin for a case.

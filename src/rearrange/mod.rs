@@ -22,6 +22,7 @@ mod permute;
 mod permute_kernel;
 mod shift;
 mod tile;
+mod tile_walk;
 
 pub use interlace::{InterlacePlan, InterlaceProblem, INTERLACE_TILE_BYTES, MAX_ARRAYS};
 pub use layout::{Axis, StridedLayout};

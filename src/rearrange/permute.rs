@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use super::layout::{element_count, row_major_strides, StridedLayout};
 use super::permute_kernel::PermuteKernel;
-use super::tile::{PermuteTuning, TileShape, TILE_THREADS};
+use super::tile::{PermuteTuning, TileShape, NAIVE_THREADS};
 use crate::copy::{CopyPlan, CopyProblem};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::element::{units_per_element, Element, ScalarKind};
 use crate::error::{Error, Result};
+use crate::kernel::KernelSource;
 
 /// What to rearrange: an input array of `shape` (C order, slowest axis first, as numpy lists
 /// it) whose output axis `i` is input axis `axes[i]`, as `numpy.transpose(a, axes)` then
@@ -167,9 +168,11 @@ pub struct PermuteRecipe {
 }
 
 impl PermuteRecipe {
-    /// The heuristic's choice: a copy where the layout is one run or one stride, else tiles.
+    /// The heuristic's choice: a copy where the layout is one run or one stride, else tiles
+    /// sized by [`PermuteTuning::for_layout`].
     pub fn design(problem: PermuteProblem) -> Result<Self> {
-        Self::with_tuning(problem, PermuteTuning::DEFAULT)
+        let tuning = PermuteTuning::for_layout(&problem.layout()?, problem.kind.size());
+        Self::with_tuning(problem, tuning)
     }
 
     /// As [`design`](Self::design), with explicit tile sizes (benchmarks sweep these).
@@ -211,11 +214,21 @@ impl PermutePlan {
         Self::from_recipe(device, PermuteRecipe::design(problem)?)
     }
 
+    /// The kernel a tiled or naive recipe compiles (`None` for a copy): for reading, and for
+    /// register counts with nvcc on a GPU machine.
+    pub fn source(recipe: &PermuteRecipe) -> Option<KernelSource> {
+        let kernel = PermuteKernel { layout: &recipe.layout, elem_size: recipe.problem.kind.size(), conjugate: recipe.problem.conjugate };
+        match &recipe.method {
+            PermuteMethod::Tiled(tile) => Some(kernel.tiled(tile)),
+            PermuteMethod::Naive => Some(kernel.naive()),
+            PermuteMethod::Copy => None,
+        }
+    }
+
     /// Builds a designed recipe (benchmarks build the naive one this way).
     pub fn from_recipe(device: &Device, recipe: PermuteRecipe) -> Result<Self> {
         let l = &recipe.layout;
         let e = recipe.problem.kind.size();
-        let kernel = PermuteKernel { layout: l, elem_size: e, conjugate: recipe.problem.conjugate };
         let launch = if l.count() == 0 {
             Launch::Nothing
         } else {
@@ -230,11 +243,12 @@ impl PermutePlan {
                     Launch::Copy(CopyPlan::new(device, problem)?)
                 }
                 PermuteMethod::Tiled(_) | PermuteMethod::Naive => {
-                    let (tiles, source) = match &recipe.method {
-                        PermuteMethod::Tiled(tile) => (tile.tiles(l), kernel.tiled(tile)),
-                        _ => (l.count().div_ceil(TILE_THREADS as u64), kernel.naive()),
+                    let source = Self::source(&recipe).expect("tiled and naive recipes have kernels");
+                    let (blocks_needed, threads) = match &recipe.method {
+                        PermuteMethod::Tiled(tile) => (tile.tiles(l), tile.threads),
+                        _ => (l.count().div_ceil(NAIVE_THREADS as u64), NAIVE_THREADS),
                     };
-                    let grid = Grid::linear(blocks(tiles)?, TILE_THREADS);
+                    let grid = Grid::linear(blocks(blocks_needed)?, threads);
                     Launch::Kernel { program: device.build(&source)?, name: source.name, grid }
                 }
             }

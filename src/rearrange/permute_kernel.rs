@@ -4,7 +4,8 @@
 //! division by an extent is a multiply and a shift.
 
 use super::layout::StridedLayout;
-use super::tile::{TileShape, TILE_THREADS};
+use super::tile::{input_order, TileShape, NAIVE_THREADS};
+use super::tile_walk::{TileWalk, WalkAxis};
 use crate::kernel::prelude::word_type;
 use crate::kernel::{KernelSource, SourceWriter};
 
@@ -22,35 +23,36 @@ impl PermuteKernel<'_> {
         let l = self.layout;
         let e = self.elem_size;
         let exts: Vec<String> = tile.ext.iter().map(|x| x.to_string()).collect();
-        let name = format!("permute_tiled_e{e}_{}_t{}{}", self.shape_tag(), exts.join("x"), self.conj_tag());
+        let name = format!("permute_tiled_e{e}_{}_t{}_b{}{}", self.shape_tag(), exts.join("x"), tile.threads, self.conj_tag());
         let mut w = self.prologue(&name);
-        let shared = tile.shared_elements(l, e);
-        let volume = tile.volume();
-        let steps = volume.div_ceil(TILE_THREADS as u64);
         let pad = tile.padding(l, e);
+        let read = TileWalk::new(&tile.ext, &input_order(l), tile.threads);
+        let write = TileWalk::new(&tile.ext, &(0..tile.ext.len()).collect::<Vec<_>>(), tile.threads);
         w.comment(&[
             &format!("{name}: {}", self.describe()),
-            &format!("Block b moves one tile of {} elements (output axes fastest first); {} tiles in all.", exts.join(" x "), tile.tiles(l)),
+            &format!(
+                "Block b of {} threads moves one tile of {} elements (output axes fastest first); {} tiles in all.",
+                tile.threads,
+                exts.join(" x "),
+                tile.tiles(l)
+            ),
             "It reads the tile in the input's order, so that neighbouring threads read neighbouring",
             "input elements, stores it to shared memory in the output's order, and writes it out in",
-            "the output's order: both global accesses are coalesced.",
+            "the output's order: both global accesses are coalesced. In each direction the threads",
+            "span a box of the tile and step it through the rest; a step's offsets are constants.",
             &match pad {
                 Some((every, p)) => format!("Shared memory has {p} element(s) of padding after every {every}, against bank conflicts."),
                 None => "The input's fastest tile axis is the output's too: no bank conflicts, no padding.".into(),
             },
         ]);
-        w.open(format!("KERNEL_BLOCK({TILE_THREADS}) void {name}(GLOBAL word* RESTRICT dst, const GLOBAL word* RESTRICT src)"));
-        w.line(format!("LOCAL word tile[{shared}];"));
-        let sh = |s: &str| match pad {
-            Some((every, p)) => format!("{s} + {s} / {every} * {p}"),
-            None => s.to_owned(),
-        };
+        w.open(format!("KERNEL_BLOCK({}) void {name}(GLOBAL word* RESTRICT dst, const GLOBAL word* RESTRICT src)", tile.threads));
+        w.line(format!("LOCAL word tile[{}];", tile.shared_elements(l, e)));
 
-        // The tile's corner: its chunk of every axis, block index split fastest output axis first.
+        // The tile's corner: its chunk of every axis, from the block index.
         let chunks = tile.chunks(l);
-        w.line("/* this block's tile: chunk c<k> of output axis k */");
+        w.line("/* this block's tile: chunk c<k> of output axis k (the axes where runs are cut first) */");
         w.line("idx_t b = (idx_t)GROUP_ID();");
-        let live: Vec<usize> = (0..chunks.len()).filter(|&k| chunks[k] > 1).collect();
+        let live = tile.block_order(l);
         for (i, &k) in live.iter().enumerate() {
             if i + 1 == live.len() {
                 w.line(format!("const idx_t c{k} = b;"));
@@ -60,7 +62,7 @@ impl PermuteKernel<'_> {
         }
         let base = |stride: &dyn Fn(usize) -> u64| {
             let terms: Vec<String> = live.iter().map(|&k| format!("c{k} * {}", tile.ext[k] * stride(k))).collect();
-            if terms.is_empty() { "0".to_owned() } else { terms.join(" + ") }
+            join_or_zero(&terms)
         };
         let src_base = match (l.src_offset, base(&|k| l.axes[k].src_stride)) {
             (0, terms) => terms,
@@ -69,56 +71,89 @@ impl PermuteKernel<'_> {
         w.line(format!("const idx_t src_base = {src_base};"));
         w.line(format!("const idx_t dst_base = {};", base(&|k| l.axes[k].dst_stride)));
         // Extents of the tile along axes whose last chunk is partial.
-        let partial: Vec<usize> = tile.output_axes().into_iter().filter(|&k| l.axes[k].extent % tile.ext[k] != 0).collect();
-        if !partial.is_empty() {
+        let partial: Vec<bool> = (0..chunks.len()).map(|k| tile.ext[k] > 1 && !l.axes[k].extent.is_multiple_of(tile.ext[k])).collect();
+        if partial.contains(&true) {
             w.line("/* the last chunk of these axes is partial: elements of the tile that exist */");
         }
-        for &k in &partial {
+        for k in (0..chunks.len()).filter(|&k| partial[k]) {
             let last = chunks[k] - 1;
             w.line(format!("const u32 n{k} = c{k} == {last} ? {} : {};", l.axes[k].extent - last * tile.ext[k], tile.ext[k]));
         }
-        let in_range = |w: &mut SourceWriter, ok: &str| {
-            let conds: Vec<String> = partial.iter().map(|&k| format!("k{k} < n{k}")).collect();
-            w.line(format!("{ok} = {};", if conds.is_empty() { "true".to_owned() } else { conds.join(" && ") }));
-        };
+        let shared_stride = |k: usize| tile.padded_stride(l, e, k);
 
         w.line("");
-        w.line("/* read: tile position q counts in the input's order */");
-        let input_axes = tile.input_axes(l);
+        let steps = read.steps();
+        w.comment(&[&format!("read: {}", walk_summary(&read))]);
+        w.open_scope();
+        let at = Self::thread_start(&mut w, &read, &partial, "const GLOBAL word* s = src + src_base", &|k| l.axes[k].src_stride, &shared_stride);
+        w.line(format!("const u32 at = {at};"));
         for j in 0..steps {
-            w.line(format!("word v{j}; u32 at{j}; bool ok{j};"));
-            w.open_scope();
-            w.line(format!("const u32 q = LOCAL_ID() + {};", j * TILE_THREADS as u64));
-            self.coordinates(&mut w, tile, &input_axes);
-            in_range(&mut w, &format!("ok{j}"));
-            if (j + 1) * TILE_THREADS as u64 > volume {
-                w.line(format!("ok{j} = ok{j} && q < {volume};"));
-            }
-            let place: Vec<String> = input_axes.iter().map(|&k| format!("k{k} * {}", tile.shared_stride(k))).collect();
-            w.line(format!("at{j} = {};", join_or_zero(&place)));
-            let src: Vec<String> = input_axes.iter().map(|&k| format!("k{k} * {}", l.axes[k].src_stride)).collect();
-            w.line(format!("if (ok{j}) v{j} = {};", self.load(&format!("src[src_base + {}]", join_or_zero(&src)))));
-            w.close();
+            let start = read.step_start(j);
+            let ok = step_guard(&read, &start, &partial);
+            let src = offset(&read, &start, &|k| l.axes[k].src_stride);
+            w.line(format!("word v{j}; const bool ok{j} = {ok}; if (ok{j}) v{j} = {};", self.load(&format!("s[{src}]"))));
         }
         for j in 0..steps {
-            w.line(format!("if (ok{j}) tile[{}] = v{j};", sh(&format!("at{j}"))));
-        }
-        w.line("BARRIER();");
-        w.line("");
-        w.line("/* write: tile position q counts in the output's order */");
-        let output_axes = tile.output_axes();
-        for j in 0..steps {
-            w.open_scope();
-            w.line(format!("const u32 q = LOCAL_ID() + {};", j * TILE_THREADS as u64));
-            self.coordinates(&mut w, tile, &output_axes);
-            in_range(&mut w, "const bool ok");
-            let guard = if (j + 1) * TILE_THREADS as u64 > volume { format!("ok && q < {volume}") } else { "ok".into() };
-            let dst: Vec<String> = output_axes.iter().map(|&k| format!("k{k} * {}", l.axes[k].dst_stride)).collect();
-            w.line(format!("if ({guard}) dst[dst_base + {}] = tile[{}];", join_or_zero(&dst), sh("q")));
-            w.close();
+            let start = read.step_start(j);
+            w.line(format!("if (ok{j}) tile[at + {}] = v{j};", offset(&read, &start, &shared_stride)));
         }
         w.close();
+        w.line("BARRIER();");
+        w.line("");
+        w.comment(&[&format!("write: {}", walk_summary(&write))]);
+        w.open_scope();
+        let at = Self::thread_start(&mut w, &write, &partial, "GLOBAL word* d = dst + dst_base", &|k| l.axes[k].dst_stride, &shared_stride);
+        w.line(format!("const u32 at = {at};"));
+        for j in 0..write.steps() {
+            let start = write.step_start(j);
+            let ok = step_guard(&write, &start, &partial);
+            let dst = offset(&write, &start, &|k| l.axes[k].dst_stride);
+            let sh = offset(&write, &start, &shared_stride);
+            w.line(format!("if ({ok}) d[{dst}] = tile[at + {sh}];"));
+        }
+        w.close();
+        w.close();
         KernelSource { name: name.clone(), entry_points: vec![name], body: w.finish() }
+    }
+
+    /// A thread's coordinates `k<axis>` in the box of `walk`, whether it holds elements
+    /// (`live`), and its global pointer, declared by `pointer` (`GLOBAL word* d = dst + ...`)
+    /// plus `global_stride` per coordinate; returns its shared-memory position.
+    fn thread_start(
+        w: &mut SourceWriter,
+        walk: &TileWalk,
+        partial: &[bool],
+        pointer: &str,
+        global_stride: &dyn Fn(usize) -> u64,
+        shared_stride: &dyn Fn(usize) -> u64,
+    ) -> String {
+        w.line("const u32 t = LOCAL_ID();");
+        let spanned: Vec<&WalkAxis> = walk.axes.iter().filter(|a| a.span > 1).collect();
+        let mut below = 1u64;
+        for (i, a) in spanned.iter().enumerate() {
+            let shifted = if below == 1 { "t".to_owned() } else { format!("t / {below}") };
+            // The slowest spanned coordinate needs no modulo: threads past the box are not live.
+            let k = if i + 1 == spanned.len() { shifted } else { format!("{shifted} % {}", a.span) };
+            w.line(format!("const u32 k{} = {k};", a.axis));
+            below *= a.span;
+        }
+        // Live: inside the box, and inside the tile along partial axes the box spans whole.
+        let mut live = Vec::new();
+        if walk.active_threads() < walk.threads as u64 {
+            live.push(format!("t < {}", walk.active_threads()));
+        }
+        for a in &spanned {
+            if partial[a.axis] && a.chunks() == 1 {
+                live.push(format!("k{} < n{}", a.axis, a.axis));
+            }
+        }
+        w.line(format!("const bool live = {};", if live.is_empty() { "true".to_owned() } else { live.join(" && ") }));
+        let terms = |stride: &dyn Fn(usize) -> u64| -> String {
+            let t: Vec<String> = spanned.iter().map(|a| format!("k{} * {}", a.axis, stride(a.axis))).collect();
+            join_or_zero(&t)
+        };
+        w.line(format!("{pointer} + {};", terms(global_stride)));
+        terms(shared_stride)
     }
 
     /// The naive kernel: thread i writes output element i, reading wherever it lies.
@@ -130,8 +165,8 @@ impl PermuteKernel<'_> {
             &format!("{name}: {}", self.describe()),
             "One thread per output element: writes are coalesced, reads follow the input's strides.",
         ]);
-        w.open(format!("KERNEL_BLOCK({TILE_THREADS}) void {name}(GLOBAL word* RESTRICT dst, const GLOBAL word* RESTRICT src)"));
-        w.line(format!("const idx_t i = (idx_t)GROUP_ID() * {TILE_THREADS} + LOCAL_ID();"));
+        w.open(format!("KERNEL_BLOCK({NAIVE_THREADS}) void {name}(GLOBAL word* RESTRICT dst, const GLOBAL word* RESTRICT src)"));
+        w.line(format!("const idx_t i = (idx_t)GROUP_ID() * {NAIVE_THREADS} + LOCAL_ID();"));
         w.line(format!("if (i >= {}) return;", l.count()));
         w.line("idx_t r = i;");
         w.line(format!("idx_t at = {};", l.src_offset));
@@ -170,20 +205,6 @@ impl PermuteKernel<'_> {
         if self.conjugate { format!("conj_word({at})") } else { at.to_owned() }
     }
 
-    /// Tile coordinates `k<axis>` of position `q`, which counts through `axes` fastest first.
-    fn coordinates(&self, w: &mut SourceWriter, tile: &TileShape, axes: &[usize]) {
-        let mut below = 1u64;
-        for (i, &k) in axes.iter().enumerate() {
-            let shifted = if below == 1 { "q".to_owned() } else { format!("q / {below}") };
-            if i + 1 == axes.len() {
-                w.line(format!("const u32 k{k} = {shifted};"));
-            } else {
-                w.line(format!("const u32 k{k} = {shifted} % {};", tile.ext[k]));
-            }
-            below *= tile.ext[k];
-        }
-    }
-
     /// `512x256x128_s65536x1x256`: output extents and input strides, fastest first.
     fn shape_tag(&self) -> String {
         let ext: Vec<String> = self.layout.axes.iter().map(|a| a.extent.to_string()).collect();
@@ -215,4 +236,41 @@ impl PermuteKernel<'_> {
 
 fn join_or_zero(terms: &[String]) -> String {
     if terms.is_empty() { "0".to_owned() } else { terms.join(" + ") }
+}
+
+/// `threads span 8 (axis 0) x 6 of 23 (axis 1); 16 steps of the box`: how a walk covers the tile.
+fn walk_summary(walk: &TileWalk) -> String {
+    let spans: Vec<String> = walk
+        .axes
+        .iter()
+        .filter(|a| a.span > 1)
+        .map(|a| if a.span == a.extent { format!("{} (axis {})", a.span, a.axis) } else { format!("{} of {} (axis {})", a.span, a.extent, a.axis) })
+        .collect();
+    format!("threads span {}; {} steps of the box", if spans.is_empty() { "one element".to_owned() } else { spans.join(" x ") }, walk.steps())
+}
+
+/// Offset of a step's box from the thread's position, with `stride` per tile axis.
+fn offset(walk: &TileWalk, start: &[u64], stride: &dyn Fn(usize) -> u64) -> u64 {
+    walk.axes.iter().zip(start).map(|(a, &c)| c * stride(a.axis)).sum()
+}
+
+/// Whether the thread's element of a step exists: `live`, and along every axis the step
+/// moves the box, inside the tile (a constant bound) and inside the array (`n<k>` on
+/// partial axes).
+fn step_guard(walk: &TileWalk, start: &[u64], partial: &[bool]) -> String {
+    let mut conds = vec!["live".to_owned()];
+    for (a, &c) in walk.axes.iter().zip(start) {
+        if a.chunks() == 1 {
+            continue; // spanned whole: checked once, in `live`
+        }
+        let k = if a.span > 1 { format!("k{} + {c}", a.axis) } else { c.to_string() };
+        if partial[a.axis] && a.span == 1 && c == 0 {
+            continue; // every tile has element 0 of every axis
+        } else if partial[a.axis] {
+            conds.push(format!("{k} < n{}", a.axis));
+        } else if c + a.span > a.extent {
+            conds.push(format!("{k} < {}", a.extent));
+        }
+    }
+    conds.join(" && ")
 }

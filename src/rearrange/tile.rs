@@ -8,9 +8,10 @@
 //! still reads 96 contiguous elements at a time.
 
 use super::layout::StridedLayout;
+use super::tile_walk::best_threads;
 
-/// Threads per block of the tiled kernel.
-pub const TILE_THREADS: u32 = 256;
+/// Threads per block of the naive kernel.
+pub const NAIVE_THREADS: u32 = 256;
 
 /// Most bytes one tile may take (shared memory of one block, before padding, which adds at
 /// most half: the kernel's static shared array stays under the 48 KiB CUDA allows).
@@ -21,19 +22,34 @@ const MAX_TILE_BYTES: u64 = 24 * 1024;
 pub struct PermuteTuning {
     /// Bytes of the contiguous run the tile covers on each side (input and output).
     pub run_bytes: u64,
-    /// Bytes a tile holds at least, so that each of the 256 threads moves several elements.
+    /// Bytes a tile holds at least, so that each of the block's threads moves several elements.
     pub tile_bytes: u64,
 }
 
 impl PermuteTuning {
     /// The default: one 128-byte cache line per run, 8 KiB tiles. Chosen by `bench permute
-    /// --sweep` on an H200 (docs/BENCHMARKS.md): the best worst case of the random suite and
-    /// 512^3 at 0.90; 256-byte runs lift 512^3 to 0.93 but sink some random shapes to 0.33.
+    /// --sweep` on an H200 (docs/BENCHMARKS.md): the best median of the random suite in every
+    /// sweep; longer runs and larger tiles sink some random shapes well below it.
     pub const DEFAULT: PermuteTuning = PermuteTuning { run_bytes: 128, tile_bytes: 8192 };
 
     /// Elements per run: at least 8 (32 one-byte elements still fill a 32-byte sector).
     fn run_elements(&self, elem_size: usize) -> u64 {
         (self.run_bytes / elem_size as u64).clamp(8, (self.run_bytes / 4).max(8))
+    }
+
+    /// The tuning for a layout: 256-byte runs where both fastest axes (the input's and the
+    /// output's) hold whole multiples of 256 bytes, the default elsewhere. Measured on an H200
+    /// (`bench permute --sweep`): aligned shapes gain from the longer runs (512^3 f32 by
+    /// (2, 1, 0): 0.887 -> 0.909 of copy), shapes with rows that start off line boundaries
+    /// lose (332787 x 202 transposed: 0.75 -> 0.60).
+    pub fn for_layout(layout: &StridedLayout, elem_size: usize) -> PermuteTuning {
+        let long = PermuteTuning { run_bytes: 256, ..Self::DEFAULT };
+        let whole_runs = |k: Option<usize>| k.is_some_and(|k| (layout.axes[k].extent * elem_size as u64).is_multiple_of(long.run_bytes));
+        if whole_runs(input_order(layout).first().copied()) && whole_runs((!layout.axes.is_empty()).then_some(0)) {
+            long
+        } else {
+            Self::DEFAULT
+        }
     }
 }
 
@@ -43,25 +59,29 @@ impl Default for PermuteTuning {
     }
 }
 
-/// Elements per chunk of an axis of `extent` when at least `want` are wanted: the axis is cut
-/// into equal chunks of at least `want` (48 with 32 wanted is one chunk of 48, not 32 + 16,
-/// whose second tile would run half empty).
+/// Elements per chunk of an axis of `extent` when at least `want` are wanted: the size from
+/// `want` to `2 want` whose chunks cover the axis with the least left over, the smallest among
+/// equals (48 with 32 wanted is one chunk of 48, not 32 + 16, whose second tile would run half
+/// empty; 7 with 2 wanted is 2 + 2 + 2 + 1, not 3 + 3 + 1).
 fn balanced(extent: u64, want: u64) -> u64 {
     if want >= extent {
         return extent;
     }
-    extent.div_ceil((extent / want).max(1))
+    (want..=extent.min(2 * want)).min_by_key(|&c| (extent.div_ceil(c) * c, c)).expect("want < extent")
 }
 
-/// Elements of each layout axis in one tile (1 for axes the tile does not span).
+/// Elements of each layout axis in one tile (1 for axes the tile does not span), and the
+/// threads of the block that moves it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TileShape {
     pub ext: Vec<u64>,
+    pub threads: u32,
 }
 
 impl TileShape {
     /// Grows the tile along the input's fastest axes to one run, then along the output's
-    /// fastest axes to one run, then along the output's order to [`TILE_BYTES`].
+    /// fastest axes to one run, then along the output's order to `tuning.tile_bytes`; then
+    /// picks the block size whose walks of the tile waste the fewest threads.
     pub fn design(layout: &StridedLayout, elem_size: usize, tuning: PermuteTuning) -> Self {
         let axes = &layout.axes;
         let mut ext = vec![1u64; axes.len()];
@@ -80,7 +100,8 @@ impl TileShape {
             let want = ext[k] * target.div_ceil(volume);
             widen(&mut ext, layout, k, want, cap);
         }
-        TileShape { ext }
+        let threads = best_threads(&ext, &input_order, &output_order);
+        TileShape { ext, threads }
     }
 
     /// Elements in one tile.
@@ -98,6 +119,20 @@ impl TileShape {
         self.chunks(layout).iter().product()
     }
 
+    /// Axes along which the layout has more than one tile, in the order the block index counts
+    /// them (fastest first): the output's order, except that the axis where the tile cuts the
+    /// input's run comes first when it has at most 16 tiles. Tiles on either side of that
+    /// cut share the memory lines across it; moved one after the other, the second finds
+    /// them in L2 (a transpose of 898324 x 75, its 75 cut in two: 0.70 -> 0.79 of copy on an
+    /// H200). With more tiles along it, the writes of neighbouring blocks would scatter
+    /// (13741 x 4884, 153 tiles along the 4884: 0.78 -> 0.66), so the output's order stays.
+    pub fn block_order(&self, layout: &StridedLayout) -> Vec<usize> {
+        let chunks = self.chunks(layout);
+        let cut = input_order(layout).into_iter().find(|&k| self.ext[k] < layout.axes[k].extent);
+        let first = cut.filter(|&k| chunks[k] <= 16);
+        first.into_iter().chain((0..chunks.len()).filter(|&k| Some(k) != first)).filter(|&k| chunks[k] > 1).collect()
+    }
+
     /// Axes the tile spans (extent above 1), in the input's order: fastest input stride first.
     pub fn input_axes(&self, layout: &StridedLayout) -> Vec<usize> {
         input_order(layout).into_iter().filter(|&k| self.ext[k] > 1).collect()
@@ -109,9 +144,19 @@ impl TileShape {
     }
 
     /// Position of tile coordinate 1 of axis `k` in the tile's output order (shared memory
-    /// holds the tile as the output will be written).
+    /// holds the tile as the output will be written), before padding.
     pub fn shared_stride(&self, k: usize) -> u64 {
         self.ext[..k].iter().product()
+    }
+
+    /// Shared-memory stride of axis `k`, padding included: padding after every `every`
+    /// elements adds `pad` to each step of an axis whose stride is a multiple of `every`.
+    pub fn padded_stride(&self, layout: &StridedLayout, elem_size: usize, k: usize) -> u64 {
+        let s = self.shared_stride(k);
+        match self.padding(layout, elem_size) {
+            Some((every, pad)) if s >= every => s + s / every * pad,
+            _ => s,
+        }
     }
 
     /// Shared-memory padding: `(every, pad)` inserts `pad` elements after every `every`
@@ -122,21 +167,17 @@ impl TileShape {
     pub fn padding(&self, layout: &StridedLayout, elem_size: usize) -> Option<(u64, u64)> {
         let first = *self.input_axes(layout).first()?;
         let every = self.shared_stride(first);
-        (every > 1 && every % 2 == 0 && every * elem_size as u64 >= 8).then(|| (every, (4 / elem_size as u64).max(1)))
+        (every > 1 && every.is_multiple_of(2) && every * elem_size as u64 >= 8).then(|| (every, (4 / elem_size as u64).max(1)))
     }
 
-    /// Elements of shared memory the tile takes, padding included.
+    /// Elements of shared memory the tile takes, padding included: one past its last position.
     pub fn shared_elements(&self, layout: &StridedLayout, elem_size: usize) -> u64 {
-        let v = self.volume();
-        match self.padding(layout, elem_size) {
-            Some((every, pad)) => v + (v - 1) / every * pad,
-            None => v,
-        }
+        1 + (0..self.ext.len()).map(|k| (self.ext[k] - 1) * self.padded_stride(layout, elem_size, k)).sum::<u64>()
     }
 }
 
 /// Layout axes sorted by input stride: the input's fastest axis first.
-fn input_order(layout: &StridedLayout) -> Vec<usize> {
+pub fn input_order(layout: &StridedLayout) -> Vec<usize> {
     let mut order: Vec<usize> = (0..layout.axes.len()).collect();
     order.sort_by_key(|&k| (layout.axes[k].src_stride, k));
     order
@@ -159,16 +200,19 @@ fn grow_run(ext: &mut [u64], layout: &StridedLayout, order: &[usize], run: u64, 
 
 /// Sets axis `k` of the tile to at least `want` elements in balanced chunks; where that would
 /// take the tile past `cap` elements, to as many of `want` as fit (never fewer than before).
-/// The input's and the output's contiguous axes keep chunks of exactly `want` (tiles then start
-/// on cache-line boundaries: 97 is 32 + 32 + 32 + 1, not 3 x 33), unless the whole axis is at
-/// most twice that.
+/// The input's and the output's contiguous axes keep chunks of exactly `want` where that
+/// wastes at most 1/32 more of the axis (1328 is 41 x 32 + 16, tiles starting on cache-line
+/// boundaries, rather than 22 x 61); otherwise balanced chunks waste less (129 is 3 x 43, not
+/// 64 + 64 + 1, whose last tiles would be all but empty).
 fn widen(ext: &mut [u64], layout: &StridedLayout, k: usize, want: u64, cap: u64) {
     let extent = layout.axes[k].extent;
     let others: u64 = ext.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, &e)| e).product();
     let limit = (cap / others).max(1);
     let contiguous = k == 0 || layout.axes[k].src_stride == 1;
-    let even = if contiguous && extent > 2 * want { want } else { balanced(extent, want) };
-    ext[k] = if even <= limit { even } else { want.min(extent).min(limit).max(ext[k]) };
+    let even = balanced(extent, want);
+    let covered = |chunk: u64| extent.div_ceil(chunk) * chunk;
+    let chunk = if contiguous && extent > 2 * want && covered(want) <= covered(even) + extent / 32 { want } else { even };
+    ext[k] = if chunk <= limit { chunk } else { want.min(extent).min(limit).max(ext[k]) };
 }
 
 #[cfg(test)]
@@ -191,6 +235,28 @@ mod tests {
         assert_eq!(t.tiles(&l), 16 * 8);
         assert_eq!(t.padding(&l, 4), Some((32, 1)));
         assert_eq!(t.shared_elements(&l, 4), 1024 + 31);
+    }
+
+    #[test]
+    fn blocks_count_the_cut_axes_first() {
+        // Output 386082 (input stride 174) x 174 (stride 1): the input's rows are cut into 3
+        // tiles, which count fastest.
+        let l = layout(&[(386082, 174), (174, 1)]);
+        let t = TileShape::design(&l, 4, PermuteTuning::DEFAULT);
+        assert_eq!(t.chunks(&l)[1], 3, "{t:?}");
+        assert_eq!(t.block_order(&l), vec![1, 0]);
+        // 4884 x 13741: 153 tiles along the input's run; the output's order stays.
+        let l = layout(&[(13741, 4884), (4884, 1)]);
+        let t = TileShape::design(&l, 4, PermuteTuning::DEFAULT);
+        assert_eq!(t.block_order(&l), vec![0, 1]);
+    }
+
+    #[test]
+    fn aligned_layouts_take_longer_runs() {
+        let reversal = layout(&[(512, 512 * 512), (512, 512), (512, 1)]);
+        assert_eq!(PermuteTuning::for_layout(&reversal, 4).run_bytes, 256);
+        let misaligned = layout(&[(332787, 202), (202, 1)]);
+        assert_eq!(PermuteTuning::for_layout(&misaligned, 4), PermuteTuning::DEFAULT);
     }
 
     #[test]
@@ -217,10 +283,13 @@ mod tests {
     #[test]
     fn chunks_are_balanced_and_tiles_stay_under_the_cap() {
         assert_eq!(balanced(48, 32), 48);
-        assert_eq!(balanced(97, 32), 33);
-        // A contiguous axis keeps aligned chunks: output fastest 97 (input stride 1000).
-        let l = layout(&[(97, 1000), (999, 1)]);
-        assert_eq!(TileShape::design(&l, 4, FOUR_KIB).ext, vec![32, 32]);
+        assert_eq!(balanced(97, 32), 49);
+        assert_eq!(balanced(7, 2), 2);
+        assert_eq!(balanced(129, 64), 65);
+        // A contiguous axis keeps aligned chunks where they waste little more: 1328 is 42 x 32
+        // (1344 covered) rather than 22 x 61 (1342); 97 is 2 x 49 rather than 4 x 32.
+        let l = layout(&[(1328, 1000), (97, 1)]);
+        assert_eq!(TileShape::design(&l, 4, FOUR_KIB).ext, vec![32, 49]);
         assert_eq!(balanced(512, 32), 32);
         assert_eq!(balanced(4, 3), 4);
         // Output 7 (input stride 48) x 48 (input stride 1): the 48 is one chunk, not 32 + 16.
