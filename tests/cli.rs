@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The CLI under test: `COALESCE_BIN` where the binary was moved (the GPU machine), else the
@@ -15,6 +16,37 @@ fn coalesce(args: &[&str]) -> Command {
 
 fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// `coalesce <args> --device <id>`: whether it succeeded, and what it printed (stdout, stderr).
+fn run_on(id: &str, args: &[&str]) -> (bool, String, String) {
+    let mut all = args.to_vec();
+    all.extend(["--device", id]);
+    let o = coalesce(&all).output().unwrap();
+    let (out, err) = text(&o);
+    (o.status.success(), out, err)
+}
+
+/// A fresh folder in the temp dir for one test's files, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("coalesce-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// The path of file `name` in the folder, as a command-line argument.
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[test]
@@ -34,18 +66,15 @@ fn info_lists_every_device_with_its_copy_bandwidth() {
 #[test]
 fn quick_copy_bench_prints_a_table_and_writes_csv() {
     let d = &common::devices()[0];
-    let dir = std::env::temp_dir().join(format!("coalesce-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let csv = dir.join("copy.csv");
-    let o = coalesce(&["bench", "copy", "--quick", "--device", &d.id(), "--csv", csv.to_str().unwrap()]).output().unwrap();
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let dir = Scratch::new("cli");
+    let csv = dir.path("copy.csv");
+    let (ok, out, err) = run_on(&d.id(), &["bench", "copy", "--quick", "--csv", &csv]);
+    assert!(ok, "{out}\n{err}");
     assert!(out.contains("copy f32") && out.contains("of memcpy") && out.contains("driver memcpy"), "{out}");
     let written = std::fs::read_to_string(&csv).unwrap();
     let lines: Vec<&str> = written.lines().collect();
     assert!(lines[0].starts_with("case,size,time ms,GB/s"), "{written}");
     assert_eq!(lines.len(), 1 + 8, "header and eight rows:\n{written}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -64,18 +93,16 @@ fn unknown_device_and_suite_are_clear_errors() {
 #[test]
 fn no_device_at_all_says_what_to_install() {
     // Hide CUDA devices and point the OpenCL loader at an empty vendor folder.
-    let empty = std::env::temp_dir().join(format!("coalesce-no-icd-{}", std::process::id()));
-    std::fs::create_dir_all(&empty).unwrap();
+    let empty = Scratch::new("no-icd");
     let o = coalesce(&["bench", "copy", "--quick"])
         .env("CUDA_VISIBLE_DEVICES", "")
-        .env("OCL_ICD_VENDORS", &empty)
+        .env("OCL_ICD_VENDORS", &empty.0)
         .env_remove("COALESCE_DEVICE")
         .output()
         .unwrap();
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(err.contains("no compute device found") && err.contains("pocl-opencl-icd"), "{err}");
-    let _ = std::fs::remove_dir_all(&empty);
 }
 
 /// `coalesce fft` on .npy files: numpy's fft, rfft and irfft semantics (n, norm, batching over
@@ -86,15 +113,12 @@ fn fft_command_transforms_the_last_axis_like_numpy() {
     use coalesce::npy::NpyArray;
     use coalesce::Complex;
     let id = common::devices()[0].id();
-    let dir = std::env::temp_dir().join(format!("coalesce-cli-fft-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let dir = Scratch::new("cli-fft");
+    let path = |name: &str| dir.path(name);
     let run = |args: &[&str]| {
-        let mut all = vec!["--device", id.as_str(), "fft"];
-        all.extend_from_slice(args);
-        let o = coalesce(&all).output().unwrap();
-        let (out, err) = text(&o);
-        assert!(o.status.success(), "coalesce fft {args:?}: {out}\n{err}");
+        let all: Vec<&str> = std::iter::once("fft").chain(args.iter().copied()).collect();
+        let (ok, out, err) = run_on(&id, &all);
+        assert!(ok, "coalesce fft {args:?}: {out}\n{err}");
     };
     let err_of = |x: Vec<Complex<f64>>, y: Vec<Complex<f64>>| reference::relative_l2_error(x, y);
 
@@ -135,24 +159,19 @@ fn fft_command_transforms_the_last_axis_like_numpy() {
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("--real (rfft) takes f32 or f64"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn permute_and_shift_commands_follow_numpy() {
     use coalesce::npy::NpyArray;
     let id = common::devices()[0].id();
-    let dir = std::env::temp_dir().join(format!("coalesce-cli-rearrange-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let dir = Scratch::new("cli-rearrange");
+    let path = |name: &str| dir.path(name);
     let x: Vec<i16> = (0..24).collect();
     NpyArray::new(vec![2, 3, 4], &x).unwrap().write(path("x.npy")).unwrap();
     let run = |args: &[&str]| {
-        let mut all = args.to_vec();
-        all.extend(["--device", id.as_str()]);
-        let o = coalesce(&all).output().unwrap();
-        let (out, err) = text(&o);
-        (o.status.success(), format!("{out}{err}"))
+        let (ok, out, err) = run_on(&id, args);
+        (ok, format!("{out}{err}"))
     };
 
     // numpy.transpose(x, (2, 0, 1))[k, i, j] = x[i, j, k]
@@ -196,5 +215,4 @@ fn permute_and_shift_commands_follow_numpy() {
     assert!(!ok && log.contains("one per axis"), "{log}");
     let (ok, log) = run(&["shift", &path("x.npy"), &path("e.npy")]);
     assert!(!ok && log.contains("--fftshift"), "{log}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -138,11 +138,6 @@ impl TileShape {
         input_order(layout).into_iter().filter(|&k| self.ext[k] > 1).collect()
     }
 
-    /// Axes the tile spans, in the output's order.
-    pub fn output_axes(&self) -> Vec<usize> {
-        (0..self.ext.len()).filter(|&k| self.ext[k] > 1).collect()
-    }
-
     /// Position of tile coordinate 1 of axis `k` in the tile's output order (shared memory
     /// holds the tile as the output will be written), before padding.
     pub fn shared_stride(&self, k: usize) -> u64 {
