@@ -19,6 +19,10 @@
 #   permute    `coalesce bench permute` (seed cases, n^3 orders, 200 random permutations,
 #              interlace, shifts) beside the naive gather, CSV; extra arguments from
 #              $PERMUTE_ARGS (e.g. "--sweep" for the tile tuning table)
+#   cases      `coalesce bench permute --sweep` on each permute in $PERMUTE_CASES ("SHAPE/AXES;...",
+#              numpy order, e.g. "95,9,185,59,14/4,2,3,1,0"): every designed tile and block order
+#   profile-permute  Nsight Compute on the tiled kernel of each permute in $PROFILE_PERMUTE (same
+#              form; default $PERMUTE_CASES)
 #   profile    Nsight Compute on the C2C f32 kernel of each length in $PROFILE_SIZES (default
 #              "35 2904 4093"): throughput, occupancy, bank conflicts, warp stalls
 #   registers  registers and spills (nvcc -Xptxas -v) of the kernel sources in .gpu/src, dumped
@@ -120,6 +124,20 @@ run() {
             mkdir -p /tmp/csv
             # shellcheck disable=SC2086
             "$STAGE/coalesce" bench permute ${PERMUTE_ARGS:-} --csv /tmp/csv/permute.csv --markdown 2>&1 | tee "$OUT/permute.txt" ;;
+        cases)
+            IFS=';' read -ra cases <<< "${PERMUTE_CASES:-95,9,185,59,14/4,2,3,1,0}"
+            for c in "${cases[@]}"; do
+                "$STAGE/coalesce" bench permute --sweep --shape "${c%/*}" --axes "${c#*/}" 2>&1
+            done | tee "$OUT/cases.txt" ;;
+        profile-permute)
+            IFS=';' read -ra cases <<< "${PROFILE_PERMUTE:-${PERMUTE_CASES:-95,9,185,59,14/4,2,3,1,0}}"
+            for c in "${cases[@]}"; do
+                echo "== permute $c"
+                ncu --clock-control none --kernel-name "regex:^permute_tiled" --launch-skip 3 --launch-count 1 \
+                    --section SpeedOfLight --section Occupancy --section LaunchStats \
+                    --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
+                    "$STAGE/coalesce" bench permute --shape "${c%/*}" --axes "${c#*/}" 2>&1 | grep -v "^==PROF==" | tail -n 120
+            done | tee "$OUT/profile-permute.txt" ;;
         accuracy)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;
@@ -138,7 +156,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft permute accuracy profile registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft permute cases accuracy profile profile-permute registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.

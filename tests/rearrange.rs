@@ -6,7 +6,8 @@ mod common;
 
 use coalesce::bench::random::splitmix64;
 use coalesce::rearrange::{
-    self, InterlacePlan, InterlaceProblem, PermuteMethod, PermutePlan, PermuteProblem, PermuteRecipe, ShiftPlan, ShiftProblem,
+    self, InterlaceMethod, InterlacePlan, InterlaceProblem, PermuteMethod, PermutePlan, PermuteProblem, PermuteRecipe, ShiftPlan, ShiftProblem,
+    INTERLACE_TILE_BYTES,
 };
 use coalesce::{Complex, Device, Error, ScalarKind};
 
@@ -244,7 +245,7 @@ fn interlace_and_deinterlace_k_arrays() {
     for d in common::devices() {
         for &k in &ks {
             for (e, n) in [(4, 1), (4, 1000), (4, 4097), (1, 999), (2, 333), (8, 1025), (16, 129)] {
-                if e != 4 && k != 3 && k != 16 {
+                if e != 4 && ![2, 3, 4, 16].contains(&k) {
                     continue;
                 }
                 let parts_host: Vec<Vec<u8>> = (0..k).map(|j| indexed(n, e).iter().map(|b| b.wrapping_add(j as u8 * 37)).collect()).collect();
@@ -254,34 +255,41 @@ fn interlace_and_deinterlace_k_arrays() {
                         want[(i * k + j) * e..(i * k + j + 1) * e].copy_from_slice(&p[i * e..(i + 1) * e]);
                     }
                 }
-                let plan = InterlacePlan::new(&d, InterlaceProblem::new(kind_of_size(e), k, n)).unwrap();
-                // The plan moves e-byte elements: run it on buffers of an e-byte type.
-                macro_rules! run {
-                    ($t:ty) => {{
-                        let to_t = |b: &[u8]| -> Vec<$t> { b.chunks(e).map(<$t as FromBytes>::from_bytes).collect() };
-                        let parts: Vec<_> = parts_host.iter().map(|p| d.upload(&to_t(p)).unwrap()).collect();
-                        let refs: Vec<&_> = parts.iter().collect();
-                        let mut whole = d.alloc::<$t>(n * k).unwrap();
-                        d.fill_bytes(&mut whole, POISON).unwrap();
-                        plan.interlace(&refs, &mut whole).unwrap();
-                        assert!(whole.to_vec().unwrap() == to_t(&want), "{d}: interlace k={k} e={e} n={n}");
-                        let mut back: Vec<_> = (0..k).map(|_| d.alloc::<$t>(n).unwrap()).collect();
-                        for b in &mut back {
-                            d.fill_bytes(b, POISON).unwrap();
-                        }
-                        let mut outs: Vec<&mut _> = back.iter_mut().collect();
-                        plan.deinterlace(&whole, &mut outs).unwrap();
-                        for (j, b) in back.iter().enumerate() {
-                            assert!(b.to_vec().unwrap() == to_t(&parts_host[j]), "{d}: deinterlace k={k} e={e} n={n}, array {j}");
-                        }
-                    }};
-                }
-                match e {
-                    1 => run!(u8),
-                    2 => run!(u16),
-                    4 => run!(u32),
-                    8 => run!(u64),
-                    _ => run!(Complex<f64>),
+                // The default method (vector where k x e is a power of two of 4 bytes or more), and tiled.
+                let default = InterlaceProblem::new(kind_of_size(e), k, n);
+                let vector = e >= 4 && (k * e).is_power_of_two();
+                assert_eq!(default.method == InterlaceMethod::Vector, vector, "k={k} e={e}");
+                let tiled = InterlaceMethod::Tiled { tile_bytes: INTERLACE_TILE_BYTES };
+                for method in if vector { vec![default.method, tiled] } else { vec![tiled] } {
+                    let plan = InterlacePlan::new(&d, default.with_method(method)).unwrap();
+                    // The plan moves e-byte elements: run it on buffers of an e-byte type.
+                    macro_rules! run {
+                        ($t:ty) => {{
+                            let to_t = |b: &[u8]| -> Vec<$t> { b.chunks(e).map(<$t as FromBytes>::from_bytes).collect() };
+                            let parts: Vec<_> = parts_host.iter().map(|p| d.upload(&to_t(p)).unwrap()).collect();
+                            let refs: Vec<&_> = parts.iter().collect();
+                            let mut whole = d.alloc::<$t>(n * k).unwrap();
+                            d.fill_bytes(&mut whole, POISON).unwrap();
+                            plan.interlace(&refs, &mut whole).unwrap();
+                            assert!(whole.to_vec().unwrap() == to_t(&want), "{d}: interlace k={k} e={e} n={n} {method:?}");
+                            let mut back: Vec<_> = (0..k).map(|_| d.alloc::<$t>(n).unwrap()).collect();
+                            for b in &mut back {
+                                d.fill_bytes(b, POISON).unwrap();
+                            }
+                            let mut outs: Vec<&mut _> = back.iter_mut().collect();
+                            plan.deinterlace(&whole, &mut outs).unwrap();
+                            for (j, b) in back.iter().enumerate() {
+                                assert!(b.to_vec().unwrap() == to_t(&parts_host[j]), "{d}: deinterlace k={k} e={e} n={n} {method:?}, array {j}");
+                            }
+                        }};
+                    }
+                    match e {
+                        1 => run!(u8),
+                        2 => run!(u16),
+                        4 => run!(u32),
+                        8 => run!(u64),
+                        _ => run!(Complex<f64>),
+                    }
                 }
             }
         }
@@ -434,6 +442,8 @@ fn bad_input_is_an_error_that_names_the_fix() {
     let il = |k, n| InterlacePlan::new(&d, InterlaceProblem::new(ScalarKind::F32, k, n)).map(|_| ()).unwrap_err();
     assert!(msg(il(1, 10)).contains("2 to 16"));
     assert!(msg(il(17, 10)).contains("2 to 16"));
+    let vector3 = InterlaceProblem::new(ScalarKind::F32, 3, 10).with_method(InterlaceMethod::Vector);
+    assert!(msg(InterlacePlan::new(&d, vector3).map(|_| ()).unwrap_err()).contains("use the tiled method"));
     let plan = InterlacePlan::new(&d, InterlaceProblem::new(ScalarKind::F32, 2, 10)).unwrap();
     let (a, b) = (d.upload(&[0f32; 10]).unwrap(), d.upload(&[0f32; 9]).unwrap());
     let mut whole = d.alloc::<f32>(20).unwrap();

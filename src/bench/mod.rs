@@ -36,6 +36,9 @@ pub struct BenchConfig {
     pub progress: bool,
     /// What `bench fft` measures.
     pub fft: FftBenchOptions,
+    /// `bench permute` on this one problem instead of its suites (with `sweep`: beside every
+    /// tile tuning and block order).
+    pub permute_case: Option<crate::rearrange::PermuteProblem>,
 }
 
 impl BenchConfig {

@@ -9,12 +9,12 @@
 use std::collections::HashMap;
 
 use super::random::{random_vec, splitmix64};
-use super::{driver_copy_gbps, human_bytes, progress, ratio, time_launches, BenchConfig, Table, TimingPlan};
+use super::{driver_copy_gbps, human_bytes, progress, ratio, time_launches, BenchConfig, Table, Timing, TimingPlan};
 use crate::device::{Device, DeviceBuffer};
 use crate::element::ScalarKind;
 use crate::error::{Error, Result};
 use crate::rearrange::{
-    InterlacePlan, InterlaceProblem, PermuteMethod, INTERLACE_TILE_BYTES, PermutePlan, PermuteProblem, PermuteRecipe, PermuteTuning, ShiftPlan, ShiftProblem,
+    InterlaceMethod, InterlacePlan, InterlaceProblem, PermuteMethod, PermutePlan, PermuteProblem, PermuteRecipe, PermuteTuning, ShiftPlan, ShiftProblem, TileShape,
 };
 
 const PERMUTE_HEADERS: [&str; 8] = ["case", "type", "elements", "time ms", "GB/s", "of memcpy", "naive of memcpy", "method"];
@@ -135,6 +135,9 @@ const ORDERS_3D: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], 
 pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     let mut b = Bench { device, timing: cfg.timing(), host: Vec::new(), memcpy: HashMap::new(), input: None };
     let q = cfg.quick;
+    if let Some(problem) = &cfg.permute_case {
+        return case_study(&mut b, cfg, problem);
+    }
     let mut tables = vec![seed_cases(&mut b, cfg, q)?, cubes(&mut b, cfg, q)?, random_suite(&mut b, cfg, q)?, interlace(&mut b, cfg, q)?, shifts(&mut b, cfg, q)?];
     if cfg.sweep {
         tables.extend(tuning_sweep(&mut b, cfg, q)?);
@@ -150,8 +153,8 @@ fn tuning_sweep(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Vec<Tab
     let n = if quick { 64 } else { 512 };
     problems.extend(ORDERS_3D[1..].iter().map(|o| PermuteProblem::new(ScalarKind::F32, &[n, n, n], o)));
     let mut tunings = Vec::new();
-    for run_bytes in [128, 192, 256, 384] {
-        for tile_bytes in [8192, 16384] {
+    for run_bytes in [128, 192, 256] {
+        for tile_bytes in [8192, 16384, 24576] {
             tunings.push(PermuteTuning { run_bytes, tile_bytes });
         }
     }
@@ -194,6 +197,96 @@ fn tuning_sweep(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Vec<Tab
         table.row(vec![t.run_bytes.to_string(), t.tile_bytes.to_string(), ratio(random[random.len() / 2]), ratio(random[0]), ratio(cube_worst)]);
     }
     Ok(vec![table, cases])
+}
+
+/// `--shape S --axes A`: one problem under the default design beside the naive gather; with
+/// `--sweep`, also every distinct tile that a tuning in a grid designs, each under every order
+/// of its block index (all orders up to 4 tiled axes; else the design's, the output's, and
+/// the output's with each axis moved first), fastest first.
+fn case_study(b: &mut Bench, cfg: &BenchConfig, problem: &PermuteProblem) -> Result<Vec<Table>> {
+    let (plan, naive) = plans(b.device, problem.clone())?;
+    let label = format!("{:?} axes {:?}", problem.shape, problem.axes);
+    let mut table = Table::new(format!("permute on {}: one case, default design", b.device), &PERMUTE_HEADERS);
+    table.row(b.permute(&label, &plan, Some(&naive))?);
+    if !cfg.sweep {
+        return Ok(vec![table]);
+    }
+    let layout = &plan.recipe().layout;
+    let mut tiles: Vec<(PermuteTuning, TileShape)> = Vec::new();
+    for run_bytes in [128, 192, 256, 384, 512] {
+        for tile_bytes in [4096, 8192, 16384, 24576] {
+            let tuning = PermuteTuning { run_bytes, tile_bytes };
+            if let PermuteMethod::Tiled(t) = PermuteRecipe::with_tuning(problem.clone(), tuning)?.method {
+                let designed = t.clone();
+                for order in block_orders(&t.block_order) {
+                    let tile = designed.clone().with_block_order(&order).expect("a reordering of the design's axes");
+                    if !tiles.iter().any(|(_, x)| *x == tile) {
+                        tiles.push((tuning, tile));
+                    }
+                }
+            }
+        }
+    }
+    let recipes: Vec<PermuteRecipe> = tiles
+        .iter()
+        .map(|(_, t)| PermuteRecipe { problem: problem.clone(), layout: layout.clone(), method: PermuteMethod::Tiled(t.clone()) })
+        .collect();
+    let built = in_parallel(&recipes, |r| PermutePlan::from_recipe(b.device, r.clone()));
+    let mut rows = Vec::new();
+    let pb = progress(cfg, tiles.len(), "case");
+    for ((tuning, tile), plan) in tiles.iter().zip(built) {
+        let row = b.permute(&label, &plan?, None)?;
+        let list = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",");
+        rows.push((row[5].parse::<f64>().unwrap_or(0.0), vec![
+            format!("{}/{}", tuning.run_bytes, tuning.tile_bytes),
+            row[7].clone(),
+            list(&tile.block_order),
+            tile.threads.to_string(),
+            row[3].clone(),
+            row[5].clone(),
+        ]));
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut sweep = Table::new(
+        format!("permute on {}: {label}, every designed tile under each block order (layout axes, output's fastest first)", b.device),
+        &["run/tile bytes", "method", "block order", "threads", "time ms", "of memcpy"],
+    );
+    for (_, row) in rows {
+        sweep.row(row);
+    }
+    Ok(vec![table, sweep])
+}
+
+/// Orders of the block index over `axes` (the design's order) to compare: every permutation
+/// up to 4 axes; beyond, the design's, the ascending one and the ascending with each axis first.
+fn block_orders(axes: &[usize]) -> Vec<Vec<usize>> {
+    fn permutations(rest: &[usize]) -> Vec<Vec<usize>> {
+        if rest.is_empty() {
+            return vec![Vec::new()];
+        }
+        (0..rest.len())
+            .flat_map(|i| {
+                let mut others = rest.to_vec();
+                let first = others.remove(i);
+                permutations(&others).into_iter().map(move |mut p| {
+                    p.insert(0, first);
+                    p
+                })
+            })
+            .collect()
+    }
+    if axes.len() <= 4 {
+        return permutations(axes);
+    }
+    let mut sorted = axes.to_vec();
+    sorted.sort_unstable();
+    let mut orders = vec![axes.to_vec(), sorted.clone()];
+    for &k in &sorted {
+        orders.push(std::iter::once(k).chain(sorted.iter().copied().filter(|&x| x != k)).collect());
+    }
+    orders
 }
 
 /// Builds a plan and its naive twin for a case.
@@ -344,19 +437,22 @@ fn random_suite(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> 
     Ok(table)
 }
 
-/// Tile sizes the interlace table compares; the library's default is one of them.
-const INTERLACE_TILES: [usize; 2] = [8192, 16384];
+/// The methods the interlace table compares, by column; the library's default is one of them
+/// (vector where it applies).
+const INTERLACE_METHODS: [(&str, InterlaceMethod); 3] = [
+    ("vector", InterlaceMethod::Vector),
+    ("tiled 8 KiB", InterlaceMethod::Tiled { tile_bytes: 8192 }),
+    ("tiled 16 KiB", InterlaceMethod::Tiled { tile_bytes: 16384 }),
+];
 
 fn interlace(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> {
     let total_bytes: usize = if quick { 4 << 20 } else { 256 << 20 };
+    let mut headers = vec!["k", "direction", "elements each", "method", "time ms", "GB/s", "of memcpy"];
+    headers.extend(INTERLACE_METHODS.iter().map(|m| m.0));
+    headers.push("naive of memcpy");
     let mut table = Table::new(
-        format!(
-            "interlace on {}: k f32 arrays, {} in all; read + write per second; default tiles {} bytes",
-            b.device,
-            human_bytes(total_bytes),
-            INTERLACE_TILE_BYTES
-        ),
-        &["k", "direction", "elements each", "time ms", "GB/s", "of memcpy", "8 KiB tiles", "16 KiB tiles", "naive of memcpy"],
+        format!("interlace on {}: k f32 arrays, {} in all; read + write per second, by the default method and by each", b.device, human_bytes(total_bytes)),
+        &headers,
     );
     let pb = progress(cfg, 8 * 2, "interlace");
     let mut lowest = f64::MAX;
@@ -375,17 +471,21 @@ fn interlace(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> {
 
         let refs: Vec<&DeviceBuffer<f32>> = parts.iter().collect();
         let mut outs: Vec<DeviceBuffer<f32>> = (0..k).map(|_| b.device.alloc::<f32>(n)).collect::<Result<_>>()?;
-        // Per tile size: (interlace, de-interlace) timings.
-        let mut timed = Vec::new();
-        for tile in INTERLACE_TILES {
-            let plan = InterlacePlan::new(b.device, InterlaceProblem::new(ScalarKind::F32, k, n).with_tile_bytes(tile))?;
+        let default = InterlaceProblem::new(ScalarKind::F32, k, n);
+        // Per method that applies: (interlace, de-interlace) timings.
+        let mut timed: Vec<Option<(Timing, Timing)>> = Vec::new();
+        for (_, method) in INTERLACE_METHODS {
+            let Ok(plan) = InterlacePlan::new(b.device, default.with_method(method)) else {
+                timed.push(None);
+                continue;
+            };
             b.device.fill_bytes(&mut whole, 0xFF)?;
             let t = time_launches(b.device, b.timing, || plan.interlace(&refs, &mut whole))?;
             let got = whole.to_vec()?;
             for s in 0..4096u64 {
                 let i = (splitmix64(s) % (n * k) as u64) as usize;
                 if got[i].to_bits() != host[(i % k) * n + i / k].to_bits() {
-                    return Err(Error::invalid(format!("interlace benchmark: element {i} wrong after timing (k = {k}, tiles {tile})")));
+                    return Err(Error::invalid(format!("interlace benchmark: element {i} wrong after timing (k = {k}, {method:?})")));
                 }
             }
             let mut out_refs: Vec<&mut DeviceBuffer<f32>> = outs.iter_mut().collect();
@@ -395,34 +495,35 @@ fn interlace(b: &mut Bench, cfg: &BenchConfig, quick: bool) -> Result<Table> {
             let td = time_launches(b.device, b.timing, || plan.deinterlace(&whole, &mut out_refs))?;
             for (j, o) in outs.iter().enumerate() {
                 if o.to_vec()?.iter().zip(&host[j * n..]).any(|(a, b)| a.to_bits() != b.to_bits()) {
-                    return Err(Error::invalid(format!("de-interlace benchmark: array {j} wrong after timing (k = {k}, tiles {tile})")));
+                    return Err(Error::invalid(format!("de-interlace benchmark: array {j} wrong after timing (k = {k}, {method:?})")));
                 }
             }
-            timed.push((tile, t, td));
+            timed.push(Some((t, td)));
         }
+        let which = INTERLACE_METHODS.iter().position(|m| m.1 == default.method).expect("the default is compared");
         for (d, dir) in ["interlace", "de-interlace"].into_iter().enumerate() {
-            let pick = |(_, t, td): &(usize, crate::bench::Timing, crate::bench::Timing)| if d == 0 { *t } else { *td };
-            let fracs: Vec<f64> = timed.iter().map(|x| pick(x).gbps(2.0 * bytes as f64) / mem).collect();
-            let default = timed.iter().position(|x| x.0 == INTERLACE_TILE_BYTES).expect("the default is compared");
-            let t = pick(&timed[default]);
-            lowest = lowest.min(fracs[default]);
-            let naive = if d == 0 { ratio(naive_frac) } else { "-".to_owned() };
-            table.row(vec![
+            let pick = |x: &(Timing, Timing)| if d == 0 { x.0 } else { x.1 };
+            let fracs: Vec<Option<f64>> = timed.iter().map(|x| x.as_ref().map(|x| pick(x).gbps(2.0 * bytes as f64) / mem)).collect();
+            let t = pick(timed[which].as_ref().expect("the default applies"));
+            let frac = fracs[which].expect("the default applies");
+            lowest = lowest.min(frac);
+            let mut row = vec![
                 k.to_string(),
                 dir.into(),
                 n.to_string(),
+                INTERLACE_METHODS[which].0.to_owned(),
                 format!("{:.4}", t.median_ms),
                 format!("{:.0}", t.gbps(2.0 * bytes as f64)),
-                ratio(fracs[default]),
-                ratio(fracs[0]),
-                ratio(fracs[1]),
-                naive,
-            ]);
+                ratio(frac),
+            ];
+            row.extend(fracs.iter().map(|f| f.map_or("-".to_owned(), ratio)));
+            row.push(if d == 0 { ratio(naive_frac) } else { "-".to_owned() });
+            table.row(row);
             pb.inc(1);
         }
     }
     pb.finish_and_clear();
-    table.summary.push(format!("interlace and de-interlace, k = 2..9, default tiles: lowest {lowest:.3} of memcpy"));
+    table.summary.push(format!("interlace and de-interlace, k = 2..9, default methods: lowest {lowest:.3} of memcpy"));
     Ok(table)
 }
 

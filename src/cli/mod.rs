@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 use coalesce::bench::{self, human_bytes, BenchConfig, FftBenchOptions, FftSuite, Suite, TimingPlan};
 use coalesce::fft::Normalization;
-use coalesce::{Device, Error, Result};
+use coalesce::rearrange::PermuteProblem;
+use coalesce::{Device, Error, Result, ScalarKind};
 
 #[derive(Parser)]
 #[command(name = "coalesce", version, about = "Memory-bound GPU primitives at the speed of device memory")]
@@ -63,6 +64,13 @@ enum Command {
         /// e.g. 2..1024 or 35,2904,4000..4096.
         #[arg(long, value_name = "LIST")]
         sizes: Option<String>,
+        /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,
+        /// with --axes); with --sweep, beside every tile tuning and block order.
+        #[arg(long, value_name = "LIST", requires = "axes")]
+        shape: Option<String>,
+        /// The permute --shape's axes, as numpy.transpose takes them.
+        #[arg(long, value_name = "LIST", requires = "shape")]
+        axes: Option<String>,
     },
     /// Fourier-transform the last axis of a .npy file, batching over the other axes, like
     /// numpy.fft.fft, ifft (--inverse), rfft (--real) and irfft (--real --inverse).
@@ -139,7 +147,7 @@ pub fn run() -> Result<()> {
             let device = Device::select(cli.device.as_deref())?;
             rearrange::shift(&device, &input, &output, how)
         }
-        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes } => {
+        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes, shape, axes } => {
             let suites = parse_suites(&suites)?;
             let mut fft = FftBenchOptions { suites: fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?, sizes: Vec::new() };
             if accuracy {
@@ -149,7 +157,11 @@ pub fn run() -> Result<()> {
                 fft.sizes = parse_sizes(&s)?;
             }
             let device = Device::select(cli.device.as_deref())?;
-            let cfg = BenchConfig { quick, sweep, progress: true, fft };
+            let permute_case = match (shape, axes) {
+                (Some(s), Some(a)) => Some(PermuteProblem::new(ScalarKind::F32, &rearrange::parse_list("--shape", &s)?, &rearrange::parse_list("--axes", &a)?)),
+                _ => None,
+            };
+            let cfg = BenchConfig { quick, sweep, progress: true, fft, permute_case };
             print_device_header(&device);
             for suite in &suites {
                 let tables = suite.run(&device, &cfg)?;

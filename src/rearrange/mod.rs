@@ -17,6 +17,8 @@
 //! ```
 
 mod interlace;
+mod interlace_tiled;
+mod interlace_vector;
 mod layout;
 mod permute;
 mod permute_kernel;
@@ -24,7 +26,7 @@ mod shift;
 mod tile;
 mod tile_walk;
 
-pub use interlace::{InterlacePlan, InterlaceProblem, INTERLACE_TILE_BYTES, MAX_ARRAYS};
+pub use interlace::{InterlaceMethod, InterlacePlan, InterlaceProblem, INTERLACE_TILE_BYTES, MAX_ARRAYS};
 pub use layout::{Axis, StridedLayout};
 pub use permute::{PermuteMethod, PermutePlan, PermuteProblem, PermuteRecipe, Window};
 pub use shift::{ShiftPlan, ShiftProblem};

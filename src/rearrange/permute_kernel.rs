@@ -52,7 +52,7 @@ impl PermuteKernel<'_> {
         let chunks = tile.chunks(l);
         w.line("/* this block's tile: chunk c<k> of output axis k (the axes where runs are cut first) */");
         w.line("idx_t b = (idx_t)GROUP_ID();");
-        let live = tile.block_order(l);
+        let live = &tile.block_order;
         for (i, &k) in live.iter().enumerate() {
             if i + 1 == live.len() {
                 w.line(format!("const idx_t c{k} = b;"));

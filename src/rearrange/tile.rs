@@ -27,26 +27,29 @@ pub struct PermuteTuning {
 }
 
 impl PermuteTuning {
-    /// The default: one 128-byte cache line per run, 8 KiB tiles. Chosen by `bench permute
-    /// --sweep` on an H200 (docs/BENCHMARKS.md): the best median of the random suite in every
-    /// sweep; longer runs and larger tiles sink some random shapes well below it.
-    pub const DEFAULT: PermuteTuning = PermuteTuning { run_bytes: 128, tile_bytes: 8192 };
+    /// The default: one 128-byte cache line per run, 16 KiB tiles. Chosen by `bench permute
+    /// --sweep` on an H200 (docs/BENCHMARKS.md): of nine tunings, the best worst case of the
+    /// random suite (0.614 of copy, 8 KiB tiles 0.575) at a median within 0.013 of the best;
+    /// longer runs sink shapes whose rows start off line boundaries.
+    pub const DEFAULT: PermuteTuning = PermuteTuning { run_bytes: 128, tile_bytes: 16384 };
+
+    /// For layouts whose fastest axes are whole multiples of 256 bytes (see [`Self::for_layout`]).
+    pub const ALIGNED: PermuteTuning = PermuteTuning { run_bytes: 256, tile_bytes: 8192 };
 
     /// Elements per run: at least 8 (32 one-byte elements still fill a 32-byte sector).
     fn run_elements(&self, elem_size: usize) -> u64 {
         (self.run_bytes / elem_size as u64).clamp(8, (self.run_bytes / 4).max(8))
     }
 
-    /// The tuning for a layout: 256-byte runs where both fastest axes (the input's and the
+    /// The tuning for a layout: [`Self::ALIGNED`] where both fastest axes (the input's and the
     /// output's) hold whole multiples of 256 bytes, the default elsewhere. Measured on an H200
     /// (`bench permute --sweep`): aligned shapes gain from the longer runs (512^3 f32 by
-    /// (2, 1, 0): 0.887 -> 0.909 of copy), shapes with rows that start off line boundaries
+    /// (2, 1, 0): 0.870 -> 0.901 of copy), shapes with rows that start off line boundaries
     /// lose (332787 x 202 transposed: 0.75 -> 0.60).
     pub fn for_layout(layout: &StridedLayout, elem_size: usize) -> PermuteTuning {
-        let long = PermuteTuning { run_bytes: 256, ..Self::DEFAULT };
-        let whole_runs = |k: Option<usize>| k.is_some_and(|k| (layout.axes[k].extent * elem_size as u64).is_multiple_of(long.run_bytes));
+        let whole_runs = |k: Option<usize>| k.is_some_and(|k| (layout.axes[k].extent * elem_size as u64).is_multiple_of(Self::ALIGNED.run_bytes));
         if whole_runs(input_order(layout).first().copied()) && whole_runs((!layout.axes.is_empty()).then_some(0)) {
-            long
+            Self::ALIGNED
         } else {
             Self::DEFAULT
         }
@@ -70,12 +73,15 @@ fn balanced(extent: u64, want: u64) -> u64 {
     (want..=extent.min(2 * want)).min_by_key(|&c| (extent.div_ceil(c) * c, c)).expect("want < extent")
 }
 
-/// Elements of each layout axis in one tile (1 for axes the tile does not span), and the
-/// threads of the block that moves it.
+/// Elements of each layout axis in one tile (1 for axes the tile does not span), the threads
+/// of the block that moves it, and the order in which the block index counts the tiles.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TileShape {
     pub ext: Vec<u64>,
     pub threads: u32,
+    /// Axes along which the layout has more than one tile, in the order the block index counts
+    /// them (fastest first).
+    pub block_order: Vec<usize>,
 }
 
 impl TileShape {
@@ -101,7 +107,20 @@ impl TileShape {
             widen(&mut ext, layout, k, want, cap);
         }
         let threads = best_threads(&ext, &input_order, &output_order);
-        TileShape { ext, threads }
+        let block_order = block_order(&ext, layout);
+        TileShape { ext, threads, block_order }
+    }
+
+    /// The same tile with its blocks counted in `order`, or `None` unless `order` names every
+    /// axis with more than one tile once (benchmarks compare orders).
+    pub fn with_block_order(mut self, order: &[usize]) -> Option<Self> {
+        let (mut want, mut got) = (self.block_order.clone(), order.to_vec());
+        want.sort_unstable();
+        got.sort_unstable();
+        (want == got).then(|| {
+            self.block_order = order.to_vec();
+            self
+        })
     }
 
     /// Elements in one tile.
@@ -117,20 +136,6 @@ impl TileShape {
     /// Tiles in all: the launch's blocks.
     pub fn tiles(&self, layout: &StridedLayout) -> u64 {
         self.chunks(layout).iter().product()
-    }
-
-    /// Axes along which the layout has more than one tile, in the order the block index counts
-    /// them (fastest first): the output's order, except that the axis where the tile cuts the
-    /// input's run comes first when it has at most 16 tiles. Tiles on either side of that
-    /// cut share the memory lines across it; moved one after the other, the second finds
-    /// them in L2 (a transpose of 898324 x 75, its 75 cut in two: 0.70 -> 0.79 of copy on an
-    /// H200). With more tiles along it, the writes of neighbouring blocks would scatter
-    /// (13741 x 4884, 153 tiles along the 4884: 0.78 -> 0.66), so the output's order stays.
-    pub fn block_order(&self, layout: &StridedLayout) -> Vec<usize> {
-        let chunks = self.chunks(layout);
-        let cut = input_order(layout).into_iter().find(|&k| self.ext[k] < layout.axes[k].extent);
-        let first = cut.filter(|&k| chunks[k] <= 16);
-        first.into_iter().chain((0..chunks.len()).filter(|&k| Some(k) != first)).filter(|&k| chunks[k] > 1).collect()
     }
 
     /// Axes the tile spans (extent above 1), in the input's order: fastest input stride first.
@@ -169,6 +174,20 @@ impl TileShape {
     pub fn shared_elements(&self, layout: &StridedLayout, elem_size: usize) -> u64 {
         1 + (0..self.ext.len()).map(|k| (self.ext[k] - 1) * self.padded_stride(layout, elem_size, k)).sum::<u64>()
     }
+}
+
+/// Axes along which the layout has more than one tile of `ext`, in the order the block index
+/// counts them (fastest first): the output's order, except that the axis where the tile cuts
+/// the input's run comes first when it has at most 16 tiles. Tiles on either side of that cut
+/// share the memory lines across it; moved one after the other, the second finds them in L2
+/// (a transpose of 898324 x 75, its 75 cut in two: 0.70 -> 0.79 of copy on an H200). With more
+/// tiles along it, the writes of neighbouring blocks would scatter (13741 x 4884, 153 tiles
+/// along the 4884: 0.78 -> 0.66), so the output's order stays.
+fn block_order(ext: &[u64], layout: &StridedLayout) -> Vec<usize> {
+    let chunks: Vec<u64> = layout.axes.iter().zip(ext).map(|(a, &e)| a.extent.div_ceil(e)).collect();
+    let cut = input_order(layout).into_iter().find(|&k| ext[k] < layout.axes[k].extent);
+    let first = cut.filter(|&k| chunks[k] <= 16);
+    first.into_iter().chain((0..chunks.len()).filter(|&k| Some(k) != first)).filter(|&k| chunks[k] > 1).collect()
 }
 
 /// Layout axes sorted by input stride: the input's fastest axis first.
@@ -239,17 +258,17 @@ mod tests {
         let l = layout(&[(386082, 174), (174, 1)]);
         let t = TileShape::design(&l, 4, PermuteTuning::DEFAULT);
         assert_eq!(t.chunks(&l)[1], 3, "{t:?}");
-        assert_eq!(t.block_order(&l), vec![1, 0]);
+        assert_eq!(t.block_order, vec![1, 0]);
         // 4884 x 13741: 153 tiles along the input's run; the output's order stays.
         let l = layout(&[(13741, 4884), (4884, 1)]);
         let t = TileShape::design(&l, 4, PermuteTuning::DEFAULT);
-        assert_eq!(t.block_order(&l), vec![0, 1]);
+        assert_eq!(t.block_order, vec![0, 1]);
     }
 
     #[test]
     fn aligned_layouts_take_longer_runs() {
         let reversal = layout(&[(512, 512 * 512), (512, 512), (512, 1)]);
-        assert_eq!(PermuteTuning::for_layout(&reversal, 4).run_bytes, 256);
+        assert_eq!(PermuteTuning::for_layout(&reversal, 4), PermuteTuning::ALIGNED);
         let misaligned = layout(&[(332787, 202), (202, 1)]);
         assert_eq!(PermuteTuning::for_layout(&misaligned, 4), PermuteTuning::DEFAULT);
     }
