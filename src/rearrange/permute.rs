@@ -243,6 +243,9 @@ impl PermutePlan {
                     Launch::Copy(CopyPlan::new(device, problem)?)
                 }
                 PermuteMethod::Tiled(_) | PermuteMethod::Naive => {
+                    if let PermuteMethod::Tiled(tile) = &recipe.method {
+                        tile.check(l, e).map_err(|why| Error::invalid(format!("permute recipe: {why}")))?;
+                    }
                     let source = Self::source(&recipe).expect("tiled and naive recipes have kernels");
                     let (blocks_needed, threads) = match &recipe.method {
                         PermuteMethod::Tiled(tile) => (tile.tiles(l), tile.threads),

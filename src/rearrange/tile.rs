@@ -114,13 +114,33 @@ impl TileShape {
     /// The same tile with its blocks counted in `order`, or `None` unless `order` names every
     /// axis with more than one tile once (benchmarks compare orders).
     pub fn with_block_order(mut self, order: &[usize]) -> Option<Self> {
-        let (mut want, mut got) = (self.block_order.clone(), order.to_vec());
-        want.sort_unstable();
-        got.sort_unstable();
-        (want == got).then(|| {
+        same_axes(&self.block_order, order).then(|| {
             self.block_order = order.to_vec();
             self
         })
+    }
+
+    /// Whether a tile (designed or written by hand) fits `layout`: one extent per axis within
+    /// it, at most the shared memory a block may take, 32 to 1024 threads, and a block order
+    /// that counts every axis with more than one tile once. A tile that does not would leave
+    /// parts of the output unwritten; the error says which rule it breaks.
+    pub fn check(&self, layout: &StridedLayout, elem_size: usize) -> Result<(), String> {
+        if self.ext.len() != layout.axes.len() {
+            return Err(format!("the tile has {} extents for a layout of {} axes", self.ext.len(), layout.axes.len()));
+        }
+        if let Some(k) = (0..self.ext.len()).find(|&k| self.ext[k] == 0 || self.ext[k] > layout.axes[k].extent.max(1)) {
+            return Err(format!("tile extent {} on axis {k} is outside 1..={}", self.ext[k], layout.axes[k].extent));
+        }
+        if self.volume() * elem_size as u64 > MAX_TILE_BYTES {
+            return Err(format!("a tile of {} bytes exceeds the {MAX_TILE_BYTES} a block's shared memory holds", self.volume() * elem_size as u64));
+        }
+        if !(32..=1024).contains(&self.threads) {
+            return Err(format!("{} threads per block: use 32 to 1024", self.threads));
+        }
+        if !same_axes(&block_order(&self.ext, layout), &self.block_order) {
+            return Err(format!("block order {:?} must name each axis with more than one tile once", self.block_order));
+        }
+        Ok(())
     }
 
     /// Elements in one tile.
@@ -188,6 +208,14 @@ fn block_order(ext: &[u64], layout: &StridedLayout) -> Vec<usize> {
     let cut = input_order(layout).into_iter().find(|&k| ext[k] < layout.axes[k].extent);
     let first = cut.filter(|&k| chunks[k] <= 16);
     first.into_iter().chain((0..chunks.len()).filter(|&k| Some(k) != first)).filter(|&k| chunks[k] > 1).collect()
+}
+
+/// Whether `a` and `b` hold the same axes.
+fn same_axes(a: &[usize], b: &[usize]) -> bool {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
 }
 
 /// Layout axes sorted by input stride: the input's fastest axis first.
@@ -263,6 +291,20 @@ mod tests {
         let l = layout(&[(13741, 4884), (4884, 1)]);
         let t = TileShape::design(&l, 4, PermuteTuning::DEFAULT);
         assert_eq!(t.block_order, vec![0, 1]);
+    }
+
+    #[test]
+    fn hand_written_tiles_are_checked() {
+        let l = layout(&[(512, 256), (256, 1)]);
+        let t = TileShape::design(&l, 4, FOUR_KIB);
+        assert_eq!(t.check(&l, 4), Ok(()));
+        let missing = TileShape { block_order: vec![0], ..t.clone() };
+        assert!(missing.check(&l, 4).unwrap_err().contains("block order"));
+        assert!(t.clone().with_block_order(&[0]).is_none() && t.clone().with_block_order(&[1, 0]).is_some());
+        let wide = TileShape { ext: vec![512, 256], ..t.clone() };
+        assert!(wide.check(&l, 4).unwrap_err().contains("shared memory"));
+        let few = TileShape { threads: 16, ..t };
+        assert!(few.check(&l, 4).unwrap_err().contains("threads"));
     }
 
     #[test]
