@@ -101,6 +101,16 @@ impl InterlaceProblem {
     }
 }
 
+/// `leaf(i)` for the value `i` of the kernel variable `var` in `lo..hi`, by a balanced tree of
+/// selects (`(j < 2 ? (j < 1 ? p0 : p1) : ...)`): how a kernel picks one of the k array pointers.
+pub(super) fn select_tree(var: &str, lo: usize, hi: usize, leaf: &dyn Fn(usize) -> String) -> String {
+    if hi - lo == 1 {
+        return leaf(lo);
+    }
+    let mid = (lo + hi) / 2;
+    format!("({var} < {mid} ? {} : {})", select_tree(var, lo, mid, leaf), select_tree(var, mid, hi, leaf))
+}
+
 /// Parameters every interlace kernel takes: `whole` (as `whole_type`), the k arrays (as
 /// `part_type`), the array length. The interlacing kernel writes `whole`, the other the parts.
 pub(super) fn kernel_params(whole_type: &str, part_type: &str, k: usize, interlacing: bool) -> String {

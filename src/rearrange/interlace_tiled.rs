@@ -3,6 +3,7 @@
 //! memory, and writes the `k * TI` interlaced elements in order (coalesced); de-interlacing
 //! runs the same tile the other way.
 
+use super::interlace::{kernel_params, select_tree};
 use crate::kernel::prelude::word_type;
 use crate::kernel::{KernelSource, SourceWriter};
 
@@ -53,14 +54,6 @@ impl TiledInterlace {
             &format!("whole[i * {k} + j] = part_j[i]. Block g moves elements g * {ti} .. + {ti} of every array through"),
             &format!("shared memory, row j (array j) at j * {stride}: the padding keeps a warp's {k} rows in distinct banks."),
         ]);
-        // Array j of the k, chosen by a balanced tree of selects.
-        fn pick(prefix: &str, lo: usize, hi: usize) -> String {
-            if hi - lo == 1 {
-                return format!("{prefix}{lo}");
-            }
-            let mid = (lo + hi) / 2;
-            format!("(j < {mid} ? {} : {})", pick(prefix, lo, mid), pick(prefix, mid, hi))
-        }
         let guard = |r: usize| if (r + 1) * threads > total { format!(" && r < {total}") } else { String::new() };
         // Step r of a phase: its indices, whether it is in range, and the global element it
         // touches. By array: r counts array j's elements i in turn; in order: r counts
@@ -70,7 +63,7 @@ impl TiledInterlace {
             if by_array {
                 w.line(format!("const u32 j = r / {ti}, i = r % {ti};"));
                 w.line(format!("const bool ok = i0 + i < n{};", guard(r)));
-                format!("{}[i0 + i]", pick("p", 0, k))
+                format!("{}[i0 + i]", select_tree("j", 0, k, &|j| format!("p{j}")))
             } else {
                 w.line(format!("const u32 i = r / {k}, j = r % {k};"));
                 w.line(format!("const bool ok = i0 + i < n{};", guard(r)));
@@ -80,7 +73,7 @@ impl TiledInterlace {
 
         for (name, interlacing) in [(&join, true), (&split, false)] {
             w.line("");
-            w.open(format!("KERNEL_BLOCK({threads}) void {name}({})", super::interlace::kernel_params("word", "word", k, interlacing)));
+            w.open(format!("KERNEL_BLOCK({threads}) void {name}({})", kernel_params("word", "word", k, interlacing)));
             w.line(format!("LOCAL word tile[{}];", stride * (k - 1) + ti));
             w.line(format!("const u64 i0 = (u64)GROUP_ID() * {ti};"));
             // Interlacing reads array by array and writes in order; de-interlacing the reverse.

@@ -5,6 +5,7 @@
 //! 32 neighbouring elements. No shared memory and no barrier: the tiled kernel's extra
 //! shared-memory pass and its stores to k arrays at once are what this replaces.
 
+use super::interlace::{kernel_params, select_tree};
 use crate::kernel::prelude::word_type;
 use crate::kernel::{KernelSource, SourceWriter};
 
@@ -86,18 +87,10 @@ impl VectorInterlace {
             &format!("array, {lanes} element(s) each. Thread t of block b moves vector t % {per_group} of groups b * {per_block} + t / {per_group}"),
             &format!("+ {step} r, r < {per_thread}: all loads first, no shared memory."),
         ]);
-        // Array of lane c of the thread's vector m, by a balanced tree of selects on m.
-        fn pick(c: usize, lanes: usize, lo: usize, hi: usize) -> String {
-            if hi - lo == 1 {
-                return format!("p{}", lo * lanes + c);
-            }
-            let mid = (lo + hi) / 2;
-            format!("(m < {mid} ? {} : {})", pick(c, lanes, lo, mid), pick(c, lanes, mid, hi))
-        }
         let lane = |r: usize, c: usize| if lanes == 1 { format!("v{r}") } else { format!("v{r}.{}", LANES[c]) };
         for (name, interlacing) in [(&join, true), (&split, false)] {
             w.line("");
-            w.open(format!("KERNEL_BLOCK({threads}) void {name}({})", super::interlace::kernel_params("vec", "word", k, interlacing)));
+            w.open(format!("KERNEL_BLOCK({threads}) void {name}({})", kernel_params("vec", "word", k, interlacing)));
             w.line("const u32 t = LOCAL_ID();");
             w.line(format!("const u64 g = (u64)GROUP_ID() * {per_block} + t / {per_group};"));
             if per_group > 1 {
@@ -105,7 +98,8 @@ impl VectorInterlace {
             }
             let qualifier = if interlacing { "const " } else { "" };
             for c in 0..lanes {
-                w.line(format!("{qualifier}GLOBAL word* RESTRICT q{c} = {};", pick(c, lanes, 0, per_group)));
+                // Array of lane c of the thread's vector m.
+                w.line(format!("{qualifier}GLOBAL word* RESTRICT q{c} = {};", select_tree("m", 0, per_group, &|m| format!("p{}", m * lanes + c))));
             }
             let vectors: Vec<String> = (0..per_thread).map(|r| format!("v{r}")).collect();
             w.line(format!("vec {};", vectors.join(", ")));
