@@ -1,7 +1,7 @@
 //! `coalesce bench fft`: our batched 1D FFTs beside cuFFT on the same buffers in the same run,
 //! as fractions of the driver's device-to-device copy bandwidth.
 //!
-//! Suites: `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
+//! Suites: `large-1d`, `2d` and `3d` are in fft_nd_suite.rs. `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
 //! C2R f32, even N), `plan` (plan creation: cold compile, disk cache, memory cache) and, with
 //! `--accuracy`, the relative L2 error against rustfft in f64 beside cuFFT's.
 
@@ -28,10 +28,29 @@ pub enum FftSuite {
     Accuracy,
     /// The heuristic's recipe beside its variants (one tuning choice changed each).
     Variants,
+    /// Long 1D C2C (2^12..2^24 and lengths with large prime factors), in passes.
+    Large1d,
+    /// 2D C2C n x n, 64^2..16384^2.
+    TwoD,
+    /// 3D C2C n^3, 16^3..1024^3.
+    ThreeD,
+    /// One strided pass under every rows-per-block choice.
+    Strided,
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 6] = [FftSuite::Sweep, FftSuite::F64, FftSuite::Real, FftSuite::Plan, FftSuite::Accuracy, FftSuite::Variants];
+    pub const ALL: [FftSuite; 10] = [
+        FftSuite::Sweep,
+        FftSuite::F64,
+        FftSuite::Real,
+        FftSuite::Plan,
+        FftSuite::Accuracy,
+        FftSuite::Variants,
+        FftSuite::Large1d,
+        FftSuite::TwoD,
+        FftSuite::ThreeD,
+        FftSuite::Strided,
+    ];
     /// What `bench fft` runs without `--suite`.
     pub const DEFAULT: [FftSuite; 4] = [FftSuite::Sweep, FftSuite::F64, FftSuite::Real, FftSuite::Plan];
 
@@ -43,6 +62,10 @@ impl FftSuite {
             FftSuite::Plan => "plan",
             FftSuite::Accuracy => "accuracy",
             FftSuite::Variants => "variants",
+            FftSuite::Large1d => "large-1d",
+            FftSuite::TwoD => "2d",
+            FftSuite::ThreeD => "3d",
+            FftSuite::Strided => "strided",
         }
     }
 
@@ -92,6 +115,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 let sizes = if opts.sizes.is_empty() { super::fft_variants::DEFAULT_SIZES.to_vec() } else { (1..=4096).filter(keep).collect() };
                 tables.push(super::fft_variants::run(device, cfg, &sizes)?);
             }
+            FftSuite::Large1d => tables.push(super::fft_nd_suite::run(device, cfg, "large 1D", super::fft_nd_suite::large_1d(cfg.quick))?),
+            FftSuite::TwoD => tables.push(super::fft_nd_suite::run(device, cfg, "2D", super::fft_nd_suite::two_d(cfg.quick))?),
+            FftSuite::ThreeD => tables.push(super::fft_nd_suite::run(device, cfg, "3D", super::fft_nd_suite::three_d(cfg.quick))?),
+            FftSuite::Strided => tables.push(super::fft_nd_suite::strided_rows(device, cfg)?),
             FftSuite::Accuracy => {
                 let (f32_max, f64_max) = if cfg.quick { (64, 64) } else { (4096, 2048) };
                 tables.extend(accuracy(device, cfg, Precision::F32, (1..=f32_max).filter(keep).collect())?);

@@ -6,6 +6,7 @@
 //! the figure that means something across devices.
 
 mod copy_suite;
+mod fft_nd_suite;
 mod fft_suite;
 mod fft_variants;
 mod permute_suite;

@@ -23,15 +23,20 @@
 
 mod codegen;
 mod codelet;
+pub mod nd;
+mod nd_plan;
 pub mod factor;
 mod plan;
 mod problem;
 mod recipe;
+pub mod strided;
 pub mod reference;
 pub mod tables;
 mod variants;
 
 pub use codegen::TableLayout;
+pub use nd::{FftNdProblem, FftNdRecipe, FftPass, PassBuffer};
+pub use nd_plan::FftNdPlan;
 pub use plan::{limits, FftPlan};
 pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
 pub use recipe::{complex_bytes, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, Stage, TwiddleSource, MAX_PRIME_RADIX, RADER_MAX_CONVOLUTION_PRIME};

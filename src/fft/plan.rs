@@ -7,7 +7,7 @@ use num_complex::Complex;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles};
+use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, unit_root};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::element::Element;
 use crate::error::{Error, Result};
@@ -161,9 +161,14 @@ impl FftPlan {
     }
 
     fn launch(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>) -> Result<()> {
+        self.launch_scaled(direction, input, output, self.recipe.problem.scale(direction))
+    }
+
+    /// Queues the kernel on buffers the caller has checked, scaling its output by `scale`:
+    /// the passes of a multi-pass plan scale once, in the last.
+    pub(crate) fn launch_scaled(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>, scale: f64) -> Result<()> {
         let r = &self.recipe;
         let sign = if direction == Direction::Forward { 1.0 } else { -1.0 };
-        let scale = r.problem.scale(direction);
         let blocks = u32::try_from(r.blocks()).map_err(|_| {
             Error::Unsupported(format!("a batch of {} needs more than 2^32 blocks: split the batch", r.problem.batch))
         })?;
@@ -220,6 +225,12 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
         let (filter, indices) = rader_tables(len, prime);
         values.extend(filter);
         values.extend(indices);
+    }
+    if let Some(step) = recipe.io.as_ref().and_then(|io| io.twiddle) {
+        let (n, bits) = (step.len as u64, super::codegen::step_low_bits(step.len));
+        let (low, high) = super::codegen::step_table_lens(step.len);
+        values.extend((0..low as u64).map(|m| unit_root(m, n)));
+        values.extend((0..high as u64).map(|h| unit_root(h << bits, n)));
     }
     debug_assert_eq!(values.len(), layout.total);
     if values.is_empty() {

@@ -4,6 +4,7 @@
 
 use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision};
+use super::strided::StridedIo;
 use crate::error::{Error, Result};
 
 /// Largest prime radix given a straight-line codelet; transforms with a larger prime factor
@@ -231,6 +232,9 @@ pub struct FftRecipe {
     pub packing: RealPacking,
     pub core: Core,
     pub tuning: FftTuning,
+    /// Rows along a strided axis (a pass of a multi-dimensional or four-step transform);
+    /// None for contiguous rows, `problem.batch` of them one after another.
+    pub io: Option<StridedIo>,
 }
 
 /// Shared memory a block aims to fill before it stops adding transforms, with blocks of
@@ -365,6 +369,7 @@ impl FftRecipe {
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
             },
+            io: None,
         };
         // (Not with two butterflies per thread: the 8192-point convolution ran 1.66x slower so.)
         if bluestein
@@ -394,6 +399,15 @@ impl FftRecipe {
                 "direct_io reads and writes global memory in the core's passes; a length-{} core has none: plan it without direct_io",
                 self.core.len()
             )));
+        }
+        if let Some(io) = &self.io {
+            if t.direct_io || self.problem.kind != FftKind::C2C || io.rows() != self.problem.batch {
+                return Err(Error::invalid(format!(
+                    "strided FFT passes are complex to complex and staged through shared memory, with batch = the layout's rows: {}",
+                    self.describe()
+                )));
+            }
+            io.validate(self.problem.len)?;
         }
         if t.direct_io && matches!(self.core, Core::Rader { .. }) {
             return Err(Error::invalid("Rader's first pass reads its input permuted, from shared memory: plan it without direct_io"));
@@ -428,9 +442,13 @@ impl FftRecipe {
         pad(self.tuning.pad_shift, self.core.region() - 1) + 1 + self.tuning.row_pad as usize
     }
 
-    /// Complex values of shared memory per block, padding included.
+    /// Complex values of shared memory per block, padding included. Strided passes keep
+    /// their rows interleaved (value i of every row together, see codegen/strided.rs).
     pub fn shared_values(&self) -> usize {
-        self.row_stride() * self.tuning.transforms_per_block as usize
+        match self.io {
+            None => self.row_stride() * self.tuning.transforms_per_block as usize,
+            Some(_) => crate::fft::codegen::interleaved_stride(self) * self.core.region(),
+        }
     }
 
     pub fn shared_bytes(&self) -> u64 {
@@ -462,8 +480,9 @@ impl FftRecipe {
             None => pad,
             Some(m) => format!("{pad}_m{m}"),
         };
+        let strided = self.io.as_ref().map_or(String::new(), |io| format!("_{}", io.tag()));
         format!(
-            "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}",
+            "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}{strided}",
             p.kind, p.precision, p.len, self.tuning.threads_per_transform, self.tuning.transforms_per_block
         )
     }
@@ -471,8 +490,9 @@ impl FftRecipe {
     /// What the kernel computes and how, independent of the batch (the kernel's text, and so
     /// its cache entry, is shared by every batch size).
     pub fn describe_kernel(&self) -> String {
+        let strided = self.io.as_ref().map_or(String::new(), |io| format!(", strided {io:?}"));
         format!(
-            "{}: {:?} {:?}, {} threads x {} transforms per block, {} bytes shared",
+            "{}: {:?} {:?}, {} threads x {} transforms per block, {} bytes shared{strided}",
             self.kernel_name(),
             self.packing,
             self.core,

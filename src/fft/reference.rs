@@ -17,6 +17,31 @@ pub fn c2c(x: &[C64], len: usize, inverse: bool) -> Vec<C64> {
     out
 }
 
+/// Complex DFT over `axes` of a row-major array of `shape` (numpy.fft.fftn with axes), by
+/// rustfft along one axis after another, unscaled.
+pub fn c2c_axes(x: &[C64], shape: &[usize], axes: &[usize], inverse: bool) -> Vec<C64> {
+    let mut out = x.to_vec();
+    let mut planner = FftPlanner::<f64>::new();
+    for &a in axes {
+        let n = shape[a];
+        let inner: usize = shape[a + 1..].iter().product();
+        let fft = if inverse { planner.plan_fft_inverse(n) } else { planner.plan_fft_forward(n) };
+        let mut line = vec![C64::new(0.0, 0.0); n];
+        for block in out.chunks_mut(n * inner) {
+            for c in 0..inner {
+                for (i, v) in line.iter_mut().enumerate() {
+                    *v = block[i * inner + c];
+                }
+                fft.process(&mut line);
+                for (i, v) in line.iter().enumerate() {
+                    block[i * inner + c] = *v;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Row-by-row half spectra (N/2+1 values) of real rows of `len`, unscaled.
 pub fn r2c(x: &[f64], len: usize) -> Vec<C64> {
     let widened: Vec<C64> = x.iter().map(|&v| C64::new(v, 0.0)).collect();

@@ -18,6 +18,9 @@
 
 mod io;
 mod passes;
+mod strided;
+
+pub use strided::{interleaved_stride, step_low_bits};
 
 use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
@@ -40,6 +43,9 @@ pub struct TableLayout {
     pub rader_twiddles: usize,
     pub rader_filter: usize,
     pub rader_indices: usize,
+    /// Four-step twiddles e^{-2 pi i m/N}: by the low bits of m, then by the high bits.
+    pub step_low: usize,
+    pub step_high: usize,
     pub total: usize,
 }
 
@@ -62,7 +68,9 @@ impl TableLayout {
             Core::Rader { prime, .. } => (take(if tabled { prime - 1 } else { 0 }), take(prime - 1), take(prime - 1)),
             _ => (take(0), take(0), take(0)),
         };
-        TableLayout { core_twiddles, real_twiddles, chirp, filter, rader_twiddles, rader_filter, rader_indices, total: at }
+        let (low, high) = recipe.io.as_ref().and_then(|io| io.twiddle).map_or((0, 0), |t| step_table_lens(t.len));
+        let (step_low, step_high) = (take(low), take(high));
+        TableLayout { core_twiddles, real_twiddles, chirp, filter, rader_twiddles, rader_filter, rader_indices, step_low, step_high, total: at }
     }
 
     /// Length whose roots of unity `core_twiddles` holds: that of the core's row (Bluestein:
@@ -81,6 +89,12 @@ impl TableLayout {
             _ => self.core_twiddles,
         }
     }
+}
+
+/// Values of the four-step twiddle's (low, high) tables for a transform of length `len`.
+pub fn step_table_lens(len: usize) -> (usize, usize) {
+    let bits = step_low_bits(len);
+    (1 << bits, ((len - 1) >> bits) + 1)
 }
 
 /// Source of the plan's kernel; its one entry point is `recipe.kernel_name()`.
@@ -116,10 +130,10 @@ impl<'a> KernelWriter<'a> {
             Some(s) => format!("#define PAD(i) ((i) + ((i) >> {s}))  /* one spare slot per {} values: fewer bank conflicts */", 1 << s),
             None => "#define PAD(i) (i)".to_string(),
         });
-        self.w.line(format!(
-            "#define SH(row, i) sh[(row) * {}u + PAD(i)]  /* value i of one of the block's rows in shared memory */",
-            r.row_stride()
-        ));
+        self.w.line(match r.io {
+            None => format!("#define SH(row, i) sh[(row) * {}u + PAD(i)]  /* value i of one of the block's rows in shared memory */", r.row_stride()),
+            Some(_) => format!("#define SH(row, i) sh[(i) * {}u + (row)]  /* value i of one of the block's rows, rows interleaved */", interleaved_stride(r)),
+        });
         self.w.line(COMPLEX_HELPERS);
         if r.tuning.twiddles == TwiddleSource::Computed {
             let (cuda_cos, cuda_sin) = if real == "f32" { ("cospif", "sinpif") } else { ("cospi", "sinpi") };
@@ -128,11 +142,16 @@ impl<'a> KernelWriter<'a> {
         for radix in r.core.codelet_radices() {
             self.w.line(codelet_function(radix, self.lit));
         }
-        self.read_input_function();
-        if self.writes_elementwise() {
-            self.write_output_function();
+        match &r.io {
+            Some(io) => self.strided_kernel(io),
+            None => {
+                self.read_input_function();
+                if self.writes_elementwise() {
+                    self.write_output_function();
+                }
+                self.kernel();
+            }
         }
-        self.kernel();
         self.w.finish()
     }
 

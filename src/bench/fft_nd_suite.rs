@@ -1,0 +1,241 @@
+//! `bench fft --suite large-1d | 2d | 3d`: long 1D, 2D and 3D C2C transforms beside cuFFT on
+//! the same random buffers in the same run, as fractions of the driver's copy bandwidth
+//! (one read and one write of the array per transform, however many passes it takes).
+//! After timing, our output is compared with cuFFT's (relative L2), so a wrong plan cannot
+//! post a figure.
+
+use num_complex::Complex;
+
+use super::random::{random_vec, Random};
+use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
+use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
+use crate::error::Result;
+use crate::fft::{reference, Direction, FftNdPlan, FftNdProblem, Precision};
+use crate::{Backend, Element};
+
+/// One measured case: our fraction of copy, cuFFT's, and what it is.
+struct Case {
+    label: String,
+    group: &'static str,
+    ours: f64,
+    cufft: Option<f64>,
+}
+
+/// The cases of a suite: (label, group for the summary, problem, cuFFT dims, cuFFT batch).
+type Spec = (String, &'static str, FftNdProblem, Vec<usize>, usize);
+
+/// Arrays are batched up to this many bytes (DESIGN: at least 256 MiB; 16 MiB quick).
+const BUDGET: usize = 256 << 20;
+const QUICK_BUDGET: usize = 16 << 20;
+
+fn budget(quick: bool) -> usize {
+    if quick { QUICK_BUDGET } else { BUDGET }
+}
+
+fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
+    (budget(quick) / (elements * bytes)).max(1)
+}
+
+/// Long 1D: powers of two 2^12..2^27 and lengths with large prime factors, f32; powers of two
+/// to 2^24 in f64.
+pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
+    let mut specs = Vec::new();
+    let top = if quick { 16 } else { 27 };
+    let mut lengths: Vec<(usize, &'static str)> = (12..=top).map(|k| (1usize << k, "powers of two")).collect();
+    if !quick {
+        lengths.extend([(100_000, "other"), (999_999, "other"), (1_000_000, "other"), (4093 * 4091, "two large primes"), (4097 * 17, "other")]);
+    }
+    for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
+        for &(n, group) in &lengths {
+            if precision == Precision::F64 && (!n.is_power_of_two() || n > 1 << 24) {
+                continue;
+            }
+            let batch = batch_for(quick, n, bytes);
+            let group = if precision == Precision::F64 { "f64" } else { group };
+            specs.push((format!("{n} x{batch} {precision}"), group, FftNdProblem::c2c_1d(n, batch).precision(precision), vec![n], batch));
+        }
+    }
+    specs
+}
+
+/// 2D n x n over the last two axes, batched to the budget, n = 64..16384; f64 up to 8192.
+pub(super) fn two_d(quick: bool) -> Vec<Spec> {
+    let top = if quick { 9 } else { 14 };
+    let mut specs = Vec::new();
+    for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
+        for k in 6..=top {
+            let n = 1usize << k;
+            if precision == Precision::F64 && k > 13 {
+                continue;
+            }
+            let batch = batch_for(quick, n * n, bytes);
+            let group = match (precision, n) {
+                (Precision::F64, _) => "f64",
+                (_, 1024..=8192) => "1024^2..8192^2",
+                _ => "other",
+            };
+            specs.push((format!("{n}^2 x{batch} {precision}"), group, FftNdProblem::c2c(&[batch, n, n], &[1, 2]).precision(precision), vec![n, n], batch));
+        }
+    }
+    specs
+}
+
+/// 3D n^3, n = 16..1024, batched to the budget; f64 up to 512.
+pub(super) fn three_d(quick: bool) -> Vec<Spec> {
+    let top = if quick { 6 } else { 10 };
+    let mut specs = Vec::new();
+    for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
+        for k in 4..=top {
+            let n = 1usize << k;
+            if precision == Precision::F64 && k > 9 {
+                continue;
+            }
+            let batch = batch_for(quick, n * n * n, bytes);
+            let group = match (precision, n) {
+                (Precision::F64, _) => "f64",
+                (_, 64..=512) => "64^3..512^3",
+                _ => "other",
+            };
+            specs.push((format!("{n}^3 x{batch} {precision}"), group, FftNdProblem::c2c(&[batch, n, n, n], &[1, 2, 3]).precision(precision), vec![n, n, n], batch));
+        }
+    }
+    specs
+}
+
+pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Spec>) -> Result<Table> {
+    let (_, copy_gbps) = driver_copy_gbps(device, budget(cfg.quick), TimingPlan::FULL)?;
+    let mut table = Table::new(
+        format!("FFT {title}, C2C forward, batched to at least {}", super::human_bytes(budget(cfg.quick))),
+        &["case", "passes", "ms", "of copy", "cuFFT ms", "cuFFT of copy", "speedup vs cuFFT", "error vs cuFFT"],
+    );
+    let pb = progress(cfg, specs.len(), title);
+    let mut cases = Vec::new();
+    for (label, group, problem, dims, batch) in specs {
+        let row = match problem.precision {
+            Precision::F32 => one::<f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            Precision::F64 => one::<f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+        };
+        let (passes, ours, cufft, error) = row;
+        table.row(vec![
+            label.clone(),
+            passes.to_string(),
+            format!("{:.4}", ours.0),
+            format!("{:.3}", ours.1),
+            cufft.map_or("-".into(), |c| format!("{:.4}", c.0)),
+            cufft.map_or("-".into(), |c| format!("{:.3}", c.1)),
+            cufft.map_or("-".into(), |c| format!("{:.2}", c.0 / ours.0)),
+            error.map_or("-".into(), |e| format!("{e:.1e}")),
+        ]);
+        cases.push(Case { label, group, ours: ours.1, cufft: cufft.map(|c| c.1) });
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    table.summary = summarize(&cases, copy_gbps);
+    Ok(table)
+}
+
+/// (passes, (ms, of copy), cuFFT's (ms, of copy), relative L2 difference from cuFFT).
+type Row = (usize, (f64, f64), Option<(f64, f64)>, Option<f64>);
+
+fn one<T: Element + Random>(device: &Device, cfg: &BenchConfig, problem: &FftNdProblem, dims: &[usize], batch: usize, copy_gbps: f64) -> Result<Row>
+where
+    Complex<T>: Element + Random,
+    T: Into<f64> + Copy,
+{
+    let plan = FftNdPlan::new(device, problem.clone())?;
+    let len = problem.len();
+    let input = device.upload(&random_vec::<Complex<T>>(len, 11))?;
+    let mut output = device.alloc::<Complex<T>>(len)?;
+    let timing = cfg.timing();
+    let bytes = problem.bytes_moved() as f64;
+    let ours = time_launches(device, timing, || plan.execute(Direction::Forward, &input, &mut output))?;
+    let mut result = (plan.recipe().passes.len(), (ours.median_ms, ours.gbps(bytes) / copy_gbps), None, None);
+    if device.backend() != Backend::Cuda {
+        return Ok(result);
+    }
+    let kind = if problem.precision == Precision::F32 { CufftKind::C2C } else { CufftKind::Z2Z };
+    let cufft = CufftPlan::new(device, kind, dims, batch)?;
+    let mut theirs = device.alloc::<Complex<T>>(len)?;
+    let t = time_launches(device, timing, || cufft.execute(&input, &mut theirs, false))?;
+    result.2 = Some((t.median_ms, t.gbps(bytes) / copy_gbps));
+    // Compare on the host where it is cheap enough (up to 2^26 elements).
+    if len <= 1 << 26 {
+        plan.execute(Direction::Forward, &input, &mut output)?;
+        result.3 = Some(difference(&output, &theirs)?);
+    }
+    Ok(result)
+}
+
+fn difference<T: Element + Into<f64> + Copy>(a: &DeviceBuffer<Complex<T>>, b: &DeviceBuffer<Complex<T>>) -> Result<f64>
+where
+    Complex<T>: Element,
+{
+    let wide = |v: Vec<Complex<T>>| v.into_iter().map(|c| Complex::new(c.re.into(), c.im.into())).collect::<Vec<Complex<f64>>>();
+    Ok(reference::relative_l2_error(wide(a.to_vec()?), wide(b.to_vec()?)))
+}
+
+/// Per group: median and lowest fraction of copy, and the lowest and geometric-mean speedup.
+fn summarize(cases: &[Case], copy_gbps: f64) -> Vec<String> {
+    let mut lines = vec![format!("device-to-device copy: {copy_gbps:.0} GB/s (read + write)")];
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    groups.dedup();
+    groups.sort_unstable();
+    groups.dedup();
+    for g in groups {
+        let of: Vec<&Case> = cases.iter().filter(|c| c.group == g).collect();
+        let mut fracs: Vec<f64> = of.iter().map(|c| c.ours).collect();
+        fracs.sort_by(f64::total_cmp);
+        let speedups: Vec<(f64, &str)> = of.iter().filter_map(|c| Some((c.ours / c.cufft?, c.label.as_str()))).collect();
+        let mut line = format!("{g}: {} cases, of copy median {:.3}, lowest {:.3}", of.len(), fracs[fracs.len() / 2], fracs[0]);
+        if let Some((worst, label)) = speedups.iter().copied().min_by(|a, b| a.0.total_cmp(&b.0)) {
+            let geo = super::fft_suite::geometric_mean(speedups.iter().map(|s| s.0));
+            line.push_str(&format!("; speedup vs cuFFT geo-mean {geo:.2}x, lowest {worst:.2}x ({label})"));
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// `--suite strided`: one strided pass (axis 1 of [batch, L, 256], f32) under every number of
+/// neighbouring rows per block that fits, beside the heuristic's pick: what
+/// `FftRecipe::design_strided`'s rows rule is fitted to.
+pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> {
+    let quick = cfg.quick;
+    let (_, copy_gbps) = driver_copy_gbps(device, budget(quick), TimingPlan::FULL)?;
+    let lim = crate::fft::limits(device);
+    let mut table = Table::new(
+        "FFT strided pass (axis 1 of [batch, L, 256], C2C f32 forward): rows per block".to_string(),
+        &["L", "rows", "threads", "shared KiB", "ms", "of copy", "pick"],
+    );
+    let lengths: &[usize] = if quick { &[64, 256] } else { &[64, 256, 512, 1024, 2048, 4096, 241, 2039] };
+    for &len in lengths {
+        let batch = batch_for(quick, len * 256, 8);
+        let problem = FftNdProblem::c2c(&[batch, len, 256], &[1]);
+        let pick = crate::fft::FftNdRecipe::design(problem.clone(), lim)?;
+        let input = device.upload(&random_vec::<Complex<f32>>(problem.len(), 5))?;
+        let mut output = device.alloc::<Complex<f32>>(problem.len())?;
+        for rows in [1u32, 2, 4, 8, 16, 32] {
+            let mut recipe = pick.clone();
+            let r = &mut recipe.passes[0].recipe;
+            let is_pick = r.tuning.transforms_per_block == rows;
+            r.tuning.transforms_per_block = rows;
+            r.tuning.threads_per_transform = r.tuning.threads_per_transform.min((lim.max_threads / rows).max(1));
+            if r.check(lim).is_err() {
+                continue;
+            }
+            let (threads, shared) = (r.threads_per_block(), r.shared_bytes());
+            let plan = FftNdPlan::from_recipe(device, recipe)?;
+            let t = time_launches(device, cfg.timing(), || plan.execute(Direction::Forward, &input, &mut output))?;
+            table.row(vec![
+                len.to_string(),
+                rows.to_string(),
+                threads.to_string(),
+                (shared / 1024).to_string(),
+                format!("{:.4}", t.median_ms),
+                format!("{:.3}", t.gbps(problem.bytes_moved() as f64) / copy_gbps),
+                if is_pick { "*".into() } else { String::new() },
+            ]);
+        }
+    }
+    Ok(table)
+}

@@ -1,0 +1,183 @@
+//! Kernels of strided passes (`FftRecipe::io`): the transforms run along an axis whose values
+//! are `stride` elements apart, and a block takes `transforms_per_block` neighbouring rows, so
+//! that neighbouring threads touch neighbouring elements (one value of each of the block's
+//! rows) and global accesses coalesce across rows instead of along them.
+//!
+//! Shared memory holds the block's rows interleaved, value i of every row together:
+//! SH(row, i) = sh[i * (rows + 1) + row]. Threads of a warp take neighbouring rows at the same
+//! value, so the core's passes touch neighbouring words whatever their radix; the odd stride
+//! keeps a side that is read row by row (contiguous rows) free of bank conflicts too.
+//!
+//! Each side is either contiguous rows, copied with consecutive threads on consecutive values
+//! of a row (the contiguous kernels' `row_loop`), or columns, where each thread keeps its own row
+//! and walks its values. The core is the contiguous kernels' (passes.rs), staged.
+
+use super::passes::{Sink, Source};
+use super::KernelWriter;
+use crate::fft::recipe::{Core, FftRecipe};
+use crate::fft::strided::{SideLayout, StridedIo};
+
+/// Distance in shared memory between value i and value i + 1 of a row, in complex values.
+pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
+    match recipe.tuning.transforms_per_block as usize {
+        1 => 1,
+        rows => rows + 1,
+    }
+}
+
+impl KernelWriter<'_> {
+    /// The whole kernel of a strided pass, after the codelets.
+    pub(super) fn strided_kernel(&mut self, io: &StridedIo) {
+        let r = self.r;
+        let (input, output) = (io.input(), io.output());
+        self.offset_function("input_offset", &input);
+        self.offset_function("output_offset", &output);
+        self.step_functions(io);
+        self.value_functions(io);
+        let tpb = r.tuning.transforms_per_block;
+        let tpt = r.tuning.threads_per_transform;
+        self.w.open(format!(
+            "KERNEL_BLOCK({}) void {}(const GLOBAL cplx* in, GLOBAL cplx* out, const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
+            r.threads_per_block(),
+            r.kernel_name()
+        ));
+        self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
+        self.w.line("const u32 tid = LOCAL_ID();");
+        self.w.line(format!("const u32 s = tid % {tpb}u;   /* the block's row this thread works on: neighbours take neighbouring rows */"));
+        self.w.line(format!("const u32 t = tid / {tpb}u;   /* thread within the row's group */"));
+        self.w.line(format!("const u64 first = (u64)GROUP_ID() * {tpb}u;   /* the block's first row */"));
+        self.w.line(format!("const u32 rows = (u32)(batch - first < {tpb}u ? batch - first : {tpb}u);"));
+        self.w.line("const u64 b = first + (s < rows ? s : 0);   /* this thread's row (rows past the batch are never touched) */");
+        self.w.line("(void)t; (void)b;");
+        self.w.comment(&[&format!("load: {}", Self::side_text(&input))]);
+        let load_count = match r.core {
+            Core::Rader { len, .. } => len,
+            _ => r.core.region(),
+        };
+        match input.contiguous_rows() {
+            Some(stride) => self.row_loop(load_count, |w| {
+                w.line(format!("SH(row, i) = read_value(in + (first + row) * {stride}u, tables, i, sign);"));
+            }),
+            None => {
+                self.w.line("const GLOBAL cplx* in_row = in + input_offset(b);");
+                self.own_row(load_count, tpt, |i| format!("SH(s, {i}) = read_value(in_row, tables, {i}, sign);"));
+            }
+        }
+        self.w.line("BARRIER();");
+        self.core(Source::Shared, Sink::Shared);
+        self.w.comment(&[&format!("store: {}", Self::side_text(&output))]);
+        let store_count = r.core.len();
+        match output.contiguous_rows() {
+            Some(stride) => self.row_loop(store_count, |w| {
+                w.line(format!("write_value(out + (first + row) * {stride}u, tables, step_index(first + row), i, SH(row, i), sign, scale);"));
+            }),
+            None => {
+                self.w.line("GLOBAL cplx* out_row = out + output_offset(b);");
+                self.w.line("const u64 step = step_index(b);");
+                self.w.line("(void)step;");
+                self.own_row(store_count, tpt, |i| format!("write_value(out_row, tables, step, {i}, SH(s, {i}), sign, scale);"));
+            }
+        }
+        self.w.close();
+    }
+
+    fn side_text(side: &SideLayout) -> String {
+        match side.contiguous_rows() {
+            Some(stride) => format!("contiguous rows {stride} apart, consecutive threads on consecutive values of a row"),
+            None => format!("each thread its own row, values {} apart, rows at {:?} (count, stride)", side.stride, side.dims),
+        }
+    }
+
+    /// `u64 name(u64 b)`: where row b's values start, from the batch dimensions of one side.
+    fn offset_function(&mut self, name: &str, side: &SideLayout) {
+        self.w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
+        let (last, rest) = side.dims.split_last().expect("a side has a dimension");
+        if rest.is_empty() {
+            self.w.line(format!("return b * {}u;", last.1));
+        } else {
+            self.w.line("u64 at = 0;");
+            for (count, stride) in rest {
+                self.w.line(format!("at += (b % {count}u) * {stride}u;"));
+                self.w.line(format!("b /= {count}u;"));
+            }
+            self.w.line(format!("return at + b * {}u;", last.1));
+        }
+        self.w.close();
+    }
+
+    /// `step_index(b)`, the four-step twiddle's row index, and `step_twiddle(tables, m)`,
+    /// e^{-2 pi i m/N} as the product of two table values (m's high and low bits), so that
+    /// the tables hold about 2 sqrt(N) values instead of N.
+    fn step_functions(&mut self, io: &StridedIo) {
+        self.w.open("DEVICE_FN u64 step_index(u64 b)");
+        match io.twiddle {
+            None => self.w.line("(void)b;").line("return 0;"),
+            Some(tw) => {
+                let below: usize = io.batch[..tw.dim].iter().map(|d| d.count).product();
+                let b = if below == 1 { "b".to_string() } else { format!("(b / {below}u)") };
+                self.w.line(format!("return {b} % {}u;   /* the index of batch dimension {} */", io.batch[tw.dim].count, tw.dim))
+            }
+        };
+        self.w.close();
+        if let Some(tw) = io.twiddle {
+            let bits = step_low_bits(tw.len);
+            self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: high bits of m times low bits", tw.len, tw.len)]);
+            self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
+            self.w.line(format!(
+                "return cmul(tables[{}u + (u32)(m >> {bits})], tables[{}u + (u32)(m & {}u)]);",
+                self.tables.step_high,
+                self.tables.step_low,
+                (1usize << bits) - 1
+            ));
+            self.w.close();
+        }
+    }
+
+    /// `read_value(row, tables, i, sign)`, value i of a row of the core's input (Bluestein:
+    /// chirped, zero past the length), and `write_value(row, tables, step, i, v, sign, scale)`,
+    /// which stores value i of the core's output (four-step: twiddled first).
+    fn value_functions(&mut self, io: &StridedIo) {
+        let stride = |s: usize| if s == 1 { String::new() } else { format!(" * {s}u") };
+        self.w.open("DEVICE_FN cplx read_value(const GLOBAL cplx* row, const GLOBAL cplx* RESTRICT tables, u32 i, real sign)");
+        self.w.line("(void)tables;");
+        if let Core::Bluestein { len, .. } = self.r.core {
+            self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
+        }
+        self.w.line(format!("cplx v = row[(u64)i{}];", stride(io.input_stride)));
+        self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
+        match self.r.core {
+            Core::Bluestein { .. } => self.w.line(format!("return cmul(v, tables[{}u + i]);   /* times the chirp */", self.tables.chirp)),
+            _ => self.w.line("return v;"),
+        };
+        self.w.close();
+        self.w.open("DEVICE_FN void write_value(GLOBAL cplx* row, const GLOBAL cplx* RESTRICT tables, u64 step, u32 i, cplx v, real sign, real scale)");
+        self.w.line("(void)tables; (void)step;");
+        if let Some(tw) = io.twiddle {
+            self.w.line(format!("v = cmul(v, step_twiddle(tables, (step * i) % {}u));   /* four-step twiddle */", tw.len));
+        }
+        self.w.line(format!("row[(u64)i{}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));", stride(io.output_stride)));
+        self.w.close();
+    }
+
+    /// The thread's own row s, values t, t + threads, ...: `body(i)` writes the statement.
+    fn own_row(&mut self, count: usize, threads: u32, body: impl Fn(&str) -> String) {
+        let trips = count.div_ceil(threads as usize);
+        self.w.open("if (s < rows)");
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 k = 0; k < {trips}u; ++k)"));
+        self.w.line(format!("const u32 i = t + k * {threads}u;"));
+        if trips * threads as usize != count {
+            self.w.line(format!("if (i < {count}u) {}", body("i")));
+        } else {
+            self.w.line(body("i"));
+        }
+        self.w.close();
+        self.w.close();
+    }
+}
+
+/// Bits of m that index the four-step twiddle's low table: half of N's, rounded up.
+pub fn step_low_bits(len: usize) -> u32 {
+    let bits = usize::BITS - (len.max(2) - 1).leading_zeros();
+    bits.div_ceil(2)
+}

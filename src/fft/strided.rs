@@ -1,0 +1,202 @@
+//! Rows that are not contiguous: where a single-launch kernel finds the values of its
+//! transforms when they run along a strided axis (the passes of multi-dimensional and
+//! four-step transforms), and the four-step twiddle its last writes may apply.
+//!
+//! Value i of row b lies at `offset(b) + i * stride`, with b split into the indices of the
+//! batch dimensions (the first one fastest) and `offset(b) = sum of index_d * stride_d`.
+//! Input and output have their own strides, so a pass may read columns and write rows.
+
+use super::problem::{FftKind, FftProblem, Precision};
+use super::recipe::{complex_bytes, DeviceLimits, FftRecipe};
+use crate::error::{Error, Result};
+use crate::kernel::cache::hash_parts;
+
+/// Bytes of neighbouring rows a strided pass's block reads together: 128, a whole line, where
+/// shared memory allows (16 complex f32 rows, 8 complex f64). On an H200 (`bench fft --suite
+/// strided`, [batch, L, 256] axis 1) 16 f32 rows ran at 0.91-0.97 of copy for L <= 512, 8 at
+/// 0.65-0.80 and 4 at 0.50-0.63; at L = 1024 and 2048 the most rows that fit ran best too
+/// (0.67 with 16, 0.50 with 8), though a block then fills a multiprocessor alone.
+const STRIDED_RUN_BYTES: u64 = 128;
+
+/// One dimension of a pass's batch: `count` rows, `input` and `output` elements apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BatchDim {
+    pub count: usize,
+    pub input: usize,
+    pub output: usize,
+}
+
+/// Four-step: the last writes multiply value k of row b by e^{-2 pi i j k/len}, j the index
+/// of batch dimension `dim` of row b (the transform's other index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StepTwiddle {
+    pub len: usize,
+    pub dim: usize,
+}
+
+/// How a strided pass addresses global memory (see the module's text).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct StridedIo {
+    /// Distance between consecutive values of a row in the input, in elements.
+    pub input_stride: usize,
+    pub output_stride: usize,
+    /// The batch, fastest dimension first; the rows' count is the product of the counts.
+    pub batch: Vec<BatchDim>,
+    pub twiddle: Option<StepTwiddle>,
+}
+
+/// One side (input or output) of a pass: value i of row b at offset(b) + i * stride.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideLayout {
+    pub stride: usize,
+    /// (count, stride) per batch dimension, fastest first, merged where one continues
+    /// another; the last count is unused (rows beyond it are not asked for).
+    pub dims: Vec<(usize, usize)>,
+}
+
+impl SideLayout {
+    /// Rows one after another, `row_stride` apart, values contiguous: read and written
+    /// row by row (consecutive threads take consecutive values of a row).
+    pub fn contiguous_rows(&self) -> Option<usize> {
+        (self.stride == 1 && self.dims.len() == 1).then_some(self.dims[0].1)
+    }
+}
+
+impl StridedIo {
+    /// Rows in the batch.
+    pub fn rows(&self) -> usize {
+        self.batch.iter().map(|d| d.count).product()
+    }
+
+    pub fn input(&self) -> SideLayout {
+        self.side(self.input_stride, |d| d.input)
+    }
+
+    pub fn output(&self) -> SideLayout {
+        self.side(self.output_stride, |d| d.output)
+    }
+
+    fn side(&self, stride: usize, of: impl Fn(&BatchDim) -> usize) -> SideLayout {
+        let mut dims: Vec<(usize, usize)> = Vec::new();
+        for d in self.batch.iter().filter(|d| d.count > 1) {
+            match dims.last_mut() {
+                // A dimension that continues the previous one merges into it.
+                Some(last) if last.0 * last.1 == of(d) => last.0 *= d.count,
+                _ => dims.push((d.count, of(d))),
+            }
+        }
+        if dims.is_empty() {
+            dims.push((1, 0));
+        }
+        SideLayout { stride, dims }
+    }
+
+    /// Rows taken next to each other in a block are consecutive in the fastest batch
+    /// dimension: `count` of them, at most.
+    pub fn fastest_count(&self) -> usize {
+        self.batch.iter().find(|d| d.count > 1).map_or(1, |d| d.count)
+    }
+
+    /// Elements a side spans for rows of `len` values: the buffer must hold at least this many.
+    pub fn span(&self, len: usize, side: &SideLayout) -> Option<usize> {
+        let mut last = len.checked_sub(1)?.checked_mul(side.stride)?;
+        let mut dims = self.batch.iter().filter(|d| d.count > 1).peekable();
+        if dims.peek().is_none() {
+            return last.checked_add(1);
+        }
+        for (count, stride) in &side.dims {
+            last = last.checked_add((count - 1).checked_mul(*stride)?)?;
+        }
+        last.checked_add(1)
+    }
+
+    /// A short, stable tag of the layout for kernel names.
+    pub fn tag(&self) -> String {
+        let text = format!("{self:?}");
+        format!("s{}", &hash_parts(&[&text])[..10])
+    }
+
+    /// Rejects layouts a kernel cannot address.
+    pub fn validate(&self, len: usize) -> Result<()> {
+        if self.input_stride == 0 || self.output_stride == 0 || self.batch.iter().any(|d| d.count == 0) {
+            return Err(Error::invalid(format!("strided FFT pass with a zero stride or count: {self:?}")));
+        }
+        if let Some(t) = self.twiddle {
+            if t.dim >= self.batch.len() || t.len == 0 {
+                return Err(Error::invalid(format!("four-step twiddle of dimension {} in a batch of {}", t.dim, self.batch.len())));
+            }
+        }
+        for side in [self.input(), self.output()] {
+            if self.span(len, &side).is_none() {
+                return Err(Error::SizeOverflow { count: self.rows() as u64, elem_size: len * 16 });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FftRecipe {
+    /// A pass of `len`-point C2C transforms over rows laid out as `io` says: the contiguous
+    /// design's core and threads per row, with as many neighbouring rows per block as make a
+    /// 128-byte run, fewer where their shared memory would not fit the device's block.
+    pub fn design_strided(len: usize, precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
+        io.validate(len)?;
+        let problem = FftProblem { batch: io.rows(), ..FftProblem::c2c(len, 1) }.precision(precision);
+        let mut r = FftRecipe::design(problem, limits)?;
+        let bytes = complex_bytes(precision);
+        let wanted = (STRIDED_RUN_BYTES / bytes) as usize;
+        let mut rows = wanted.min(io.fastest_count().next_power_of_two()).max(1) as u32;
+        let shared = |rows: u32| {
+            let stride = if rows == 1 { 1 } else { rows as u64 + 1 };
+            stride * r.core.region() as u64 * bytes
+        };
+        while rows > 1 && shared(rows) > limits.shared_bytes {
+            rows /= 2;
+        }
+        let t = &mut r.tuning;
+        t.transforms_per_block = rows;
+        t.threads_per_transform = t.threads_per_transform.min((limits.max_threads / rows).max(1));
+        t.direct_io = false;
+        t.pad_shift = None;
+        t.row_pad = 0;
+        t.min_blocks_per_sm = 1;
+        r.io = Some(io);
+        debug_assert_eq!(r.problem.kind, FftKind::C2C);
+        r.check(limits)?;
+        Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_dimensions_that_continue_each_other_merge() {
+        // Four-step pass over a [outer 3][n2 64][n1 32] input, rows over n2 written as rows.
+        let io = StridedIo {
+            input_stride: 32,
+            output_stride: 1,
+            batch: vec![BatchDim { count: 32, input: 1, output: 64 }, BatchDim { count: 3, input: 2048, output: 2048 }],
+            twiddle: Some(StepTwiddle { len: 2048, dim: 0 }),
+        };
+        assert_eq!(io.input(), SideLayout { stride: 32, dims: vec![(32, 1), (3, 2048)] });
+        assert_eq!(io.output(), SideLayout { stride: 1, dims: vec![(96, 64)] });
+        assert_eq!(io.output().contiguous_rows(), Some(64));
+        assert_eq!(io.input().contiguous_rows(), None);
+        assert_eq!(io.span(64, &io.input()), Some(3 * 2048));
+        assert_eq!(io.span(64, &io.output()), Some(3 * 2048));
+        assert_eq!(io.rows(), 96);
+        assert_eq!(io.fastest_count(), 32);
+    }
+
+    #[test]
+    fn dimensions_of_one_row_drop_out() {
+        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None };
+        assert_eq!(io.input().dims, vec![(1, 0)]);
+        assert_eq!(io.span(4, &io.input()), Some(16));
+        assert!(io.validate(4).is_ok());
+        let zero = StridedIo { input_stride: 0, ..io };
+        assert!(zero.validate(4).is_err());
+    }
+}
