@@ -287,7 +287,7 @@ impl SplitCosts {
             best = (pass_cost(n, strided), None);
         }
         // Pass A over n2 points (strided), then the rest as a strided axis of n / n2.
-        for n2 in (2..=MAX_SINGLE_LAUNCH_LEN.min(n / 2)).filter(|d| n % d == 0) {
+        for n2 in (2..=MAX_SINGLE_LAUNCH_LEN.min(n / 2)).filter(|&d| n.is_multiple_of(d)) {
             let cost = pass_cost(n2, true) + self.axis(n / n2, true).0;
             // Ties go to the balanced split: fewer long rows.
             if cost < best.0 - 1e-9 || (cost < best.0 + 1e-9 && best.1.is_some_and(|b| n2.abs_diff(n / n2) < b.abs_diff(n / b))) {

@@ -100,10 +100,6 @@ impl StridedIo {
     /// Elements a side spans for rows of `len` values: the buffer must hold at least this many.
     pub fn span(&self, len: usize, side: &SideLayout) -> Option<usize> {
         let mut last = len.checked_sub(1)?.checked_mul(side.stride)?;
-        let mut dims = self.batch.iter().filter(|d| d.count > 1).peekable();
-        if dims.peek().is_none() {
-            return last.checked_add(1);
-        }
         for (count, stride) in &side.dims {
             last = last.checked_add((count - 1).checked_mul(*stride)?)?;
         }
