@@ -9,7 +9,7 @@ mod fft_support;
 use coalesce::bench::random::{random_vec, Random};
 use coalesce::fft::{reference, Direction, FftNdPlan, FftNdProblem, Normalization, Placement, Precision};
 use coalesce::{Complex, Device, Element, Error};
-use fft_support::{bound, poisoned, Real};
+use fft_support::{bound, poisoned, widen, Real};
 
 type C64 = Complex<f64>;
 
@@ -33,9 +33,8 @@ where
     let len = problem.len();
     for (seed, direction) in [(1u64, Direction::Forward), (2, Direction::Inverse)] {
         let x: Vec<Complex<T>> = random_vec(len, seed);
-        let wide: Vec<C64> = x.iter().map(|c| C64::new(c.re.to_f64(), c.im.to_f64())).collect();
         let scale = problem.scale(direction);
-        let want: Vec<C64> = reference::c2c_axes(&wide, &problem.shape, &problem.axes, direction == Direction::Inverse).into_iter().map(|v| v * scale).collect();
+        let want: Vec<C64> = reference::c2c_axes(&widen(&x), &problem.shape, &problem.axes, direction == Direction::Inverse).into_iter().map(|v| v * scale).collect();
         let got: Vec<Complex<T>> = match problem.placement {
             Placement::InPlace => {
                 let mut data = device.upload(&x).unwrap();
@@ -50,8 +49,7 @@ where
                 out.to_vec().unwrap()
             }
         };
-        let got: Vec<C64> = got.iter().map(|c| C64::new(c.re.to_f64(), c.im.to_f64())).collect();
-        let err = reference::relative_l2_error(got, want);
+        let err = reference::relative_l2_error(widen(&got), want);
         let limit = 2.0 * bound::<T>(problem.transform_len());
         assert!(err <= limit, "{problem:?} {direction:?} on {}: relative error {err:e} > {limit:e}\n{}", device.id(), plan.recipe().describe());
     }

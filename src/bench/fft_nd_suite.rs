@@ -16,13 +16,13 @@ use crate::{Backend, Element};
 /// One measured case: our fraction of copy, cuFFT's, and what it is.
 struct Case {
     label: String,
-    group: &'static str,
+    group: String,
     ours: f64,
     cufft: Option<f64>,
 }
 
 /// The cases of a suite: (label, group for the summary, problem, cuFFT dims, cuFFT batch).
-type Spec = (String, &'static str, FftNdProblem, Vec<usize>, usize);
+type Spec = (String, String, FftNdProblem, Vec<usize>, usize);
 
 /// Arrays are batched up to this many bytes (DESIGN: at least 256 MiB; 16 MiB quick).
 const BUDGET: usize = 256 << 20;
@@ -51,7 +51,7 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
                 continue;
             }
             let batch = batch_for(quick, n, bytes);
-            let group = if precision == Precision::F64 { "f64" } else { group };
+            let group = if precision == Precision::F64 { "f64" } else { group }.to_string();
             specs.push((format!("{n} x{batch} {precision}"), group, FftNdProblem::c2c_1d(n, batch).precision(precision), vec![n], batch));
         }
     }
@@ -60,43 +60,36 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
 
 /// 2D n x n over the last two axes, batched to the budget, n = 64..16384; f64 up to 8192.
 pub(super) fn two_d(quick: bool) -> Vec<Spec> {
-    let top = if quick { 9 } else { 14 };
-    let mut specs = Vec::new();
-    for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
-        for k in 6..=top {
-            let n = 1usize << k;
-            if precision == Precision::F64 && k > 13 {
-                continue;
-            }
-            let batch = batch_for(quick, n * n, bytes);
-            let group = match (precision, n) {
-                (Precision::F64, _) => "f64",
-                (_, 1024..=8192) => "1024^2..8192^2",
-                _ => "other",
-            };
-            specs.push((format!("{n}^2 x{batch} {precision}"), group, FftNdProblem::c2c(&[batch, n, n], &[1, 2]).precision(precision), vec![n, n], batch));
-        }
-    }
-    specs
+    cubes(quick, 2, 6..=if quick { 9 } else { 14 }, 13, (1024, 8192))
 }
 
 /// 3D n^3, n = 16..1024, batched to the budget; f64 up to 512.
 pub(super) fn three_d(quick: bool) -> Vec<Spec> {
-    let top = if quick { 6 } else { 10 };
+    cubes(quick, 3, 4..=if quick { 6 } else { 10 }, 9, (64, 512))
+}
+
+/// n^rank arrays over their last `rank` axes, n = 2^k for k in `exponents` (f64 up to
+/// 2^f64_top), batched to the budget; f32 sizes from `target.0` to `target.1` form the group
+/// the target names.
+fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64_top: u32, target: (usize, usize)) -> Vec<Spec> {
+    let target_group = format!("{}^{rank}..{}^{rank}", target.0, target.1);
     let mut specs = Vec::new();
     for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
-        for k in 4..=top {
-            let n = 1usize << k;
-            if precision == Precision::F64 && k > 9 {
+        for k in exponents.clone() {
+            if precision == Precision::F64 && k > f64_top {
                 continue;
             }
-            let batch = batch_for(quick, n * n * n, bytes);
-            let group = match (precision, n) {
-                (Precision::F64, _) => "f64",
-                (_, 64..=512) => "64^3..512^3",
-                _ => "other",
+            let n = 1usize << k;
+            let batch = batch_for(quick, n.pow(rank as u32), bytes);
+            let group = match precision {
+                Precision::F64 => "f64".to_string(),
+                _ if (target.0..=target.1).contains(&n) => target_group.clone(),
+                _ => "other".to_string(),
             };
-            specs.push((format!("{n}^3 x{batch} {precision}"), group, FftNdProblem::c2c(&[batch, n, n, n], &[1, 2, 3]).precision(precision), vec![n, n, n], batch));
+            let mut shape = vec![batch];
+            shape.extend(vec![n; rank]);
+            let axes: Vec<usize> = (1..=rank).collect();
+            specs.push((format!("{n}^{rank} x{batch} {precision}"), group, FftNdProblem::c2c(&shape, &axes).precision(precision), vec![n; rank], batch));
         }
     }
     specs
@@ -177,7 +170,7 @@ where
 /// Per group: median and lowest fraction of copy, and the lowest and geometric-mean speedup.
 fn summarize(cases: &[Case], copy_gbps: f64) -> Vec<String> {
     let mut lines = vec![format!("device-to-device copy: {copy_gbps:.0} GB/s (read + write)")];
-    let mut groups: Vec<&str> = cases.iter().map(|c| c.group).collect();
+    let mut groups: Vec<&str> = cases.iter().map(|c| c.group.as_str()).collect();
     groups.dedup();
     groups.sort_unstable();
     groups.dedup();
@@ -238,4 +231,22 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
         }
     }
     Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suites_batch_to_the_budget_and_name_the_target_groups() {
+        let find = |specs: &[Spec], label: &str| specs.iter().find(|s| s.0 == label).map(|s| (s.1.clone(), s.2.shape.clone(), s.4));
+        let two = two_d(false);
+        assert_eq!(find(&two, "1024^2 x32 f32"), Some(("1024^2..8192^2".into(), vec![32, 1024, 1024], 32)));
+        assert_eq!(find(&two, "64^2 x8192 f32").map(|s| s.0), Some("other".into()));
+        assert!(find(&two, "16384^2 x1 f64").is_none());
+        let three = three_d(false);
+        assert_eq!(find(&three, "64^3 x128 f32"), Some(("64^3..512^3".into(), vec![128, 64, 64, 64], 128)));
+        assert_eq!(find(&three, "512^3 x1 f64").map(|s| s.0), Some("f64".into()));
+        assert_eq!(large_1d(false).iter().filter(|s| s.1 == "powers of two").count(), 16);
+    }
 }

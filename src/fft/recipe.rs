@@ -487,8 +487,9 @@ impl FftRecipe {
         )
     }
 
-    /// What the kernel computes and how, independent of the batch (the kernel's text, and so
-    /// its cache entry, is shared by every batch size).
+    /// What the kernel computes and how, independent of the batch for contiguous rows (the
+    /// kernel's text, and so its cache entry, is shared by every batch size). A strided pass's
+    /// layout names its batch dimensions, so its kernel is per layout.
     pub fn describe_kernel(&self) -> String {
         let strided = self.io.as_ref().map_or(String::new(), |io| format!(", strided {io:?}"));
         format!(

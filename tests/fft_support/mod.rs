@@ -40,7 +40,8 @@ impl Real for f64 {
     }
 }
 
-fn widen<T: Real>(v: &[Complex<T>]) -> Vec<C64>
+/// Complex values in f64, for the reference comparisons.
+pub fn widen<T: Real>(v: &[Complex<T>]) -> Vec<C64>
 where
     Complex<T>: Random + Element,
 {
