@@ -161,6 +161,57 @@ fn fft_command_transforms_the_last_axis_like_numpy() {
     assert!(err.contains("--real (rfft) takes f32 or f64"), "{err}");
 }
 
+/// `coalesce fft --axes`: numpy's fftn, rfftn and irfftn over the axes named (the last one
+/// named takes n and is the one real transforms halve), checked against rustfft in f64.
+#[test]
+fn fft_command_transforms_the_axes_named() {
+    use coalesce::fft::reference;
+    use coalesce::npy::NpyArray;
+    use coalesce::Complex;
+    let id = common::devices()[0].id();
+    let dir = Scratch::new("cli-fftn");
+    let path = |name: &str| dir.path(name);
+    let run = |args: &[&str]| {
+        let all: Vec<&str> = std::iter::once("fft").chain(args.iter().copied()).collect();
+        run_on(&id, &all)
+    };
+    let wide = |v: Vec<Complex<f32>>| v.iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect::<Vec<_>>();
+
+    // complex64 [4, 3, 6], fftn over axes 0 and 2
+    let x: Vec<Complex<f32>> = coalesce::bench::random::random_vec(72, 5);
+    NpyArray::new(vec![4, 3, 6], &x).unwrap().write(path("x.npy")).unwrap();
+    let (ok, out, err) = run(&[&path("x.npy"), &path("y.npy"), "--axes", "0,2"]);
+    assert!(ok, "{out}\n{err}");
+    let y = NpyArray::read(path("y.npy")).unwrap();
+    assert_eq!(y.shape, vec![4, 3, 6]);
+    let want = reference::c2c_axes(&wide(x.clone()), &[4, 3, 6], &[0, 2], false);
+    assert!(reference::relative_l2_error(wide(y.to_vec().unwrap()), want) < 1e-6);
+
+    // float32 [6, 5, 4], rfftn over axes (2, 0): axis 0 is halved to 4
+    let r: Vec<f32> = coalesce::bench::random::random_vec(120, 6);
+    let r64: Vec<f64> = r.iter().map(|&v| v as f64).collect();
+    NpyArray::new(vec![6, 5, 4], &r).unwrap().write(path("r.npy")).unwrap();
+    let (ok, out, err) = run(&[&path("r.npy"), &path("h.npy"), "--real", "--axes", "2,0"]);
+    assert!(ok, "{out}\n{err}");
+    let h = NpyArray::read(path("h.npy")).unwrap();
+    assert_eq!((h.shape.clone(), h.dtype), (vec![4, 5, 4], coalesce::ScalarKind::C32));
+    let spectrum = wide(h.to_vec().unwrap());
+    assert!(reference::relative_l2_error(spectrum, reference::r2c_axes(&r64, &[6, 5, 4], &[2, 0])) < 1e-6);
+    // irfftn back with n = 6 along the halved axis
+    let (ok, out, err) = run(&[&path("h.npy"), &path("back.npy"), "--real", "--inverse", "--axes", "2,0", "--n", "6"]);
+    assert!(ok, "{out}\n{err}");
+    let back = NpyArray::read(path("back.npy")).unwrap();
+    assert_eq!(back.shape, vec![6, 5, 4]);
+    let back: Vec<f32> = back.to_vec().unwrap();
+    assert!(back.iter().zip(&r).all(|(a, b)| (a - b).abs() < 1e-5));
+
+    // an axis out of range, and one named twice: errors that say so
+    let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--axes", "0,3"]);
+    assert!(!ok && err.contains("axis 3 is out of range"), "{err}");
+    let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--axes", "1,1"]);
+    assert!(!ok && err.contains("named twice"), "{err}");
+}
+
 #[test]
 fn permute_and_shift_commands_follow_numpy() {
     use coalesce::npy::NpyArray;

@@ -1,17 +1,32 @@
-//! Multi-dimensional and long C2C transforms on every device, against rustfft in f64 applied
+//! Multi-dimensional and long transforms on every device, against rustfft in f64 applied
 //! axis by axis: every axis subset of small shapes, strided axes of Stockham, Rader and
 //! Bluestein lengths, four-step lengths beyond one launch, in and out of place, both
-//! directions, poisoned outputs. The GPU suite (COALESCE_FULL_TESTS=1) adds longer lengths.
+//! directions, C2C, R2C and C2R, poisoned outputs. The GPU suite (COALESCE_FULL_TESTS=1)
+//! adds longer lengths.
 
 mod common;
 mod fft_support;
 
 use coalesce::bench::random::{random_vec, Random};
-use coalesce::fft::{reference, Direction, FftNdPlan, FftNdProblem, Normalization, Placement, Precision};
+use coalesce::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Normalization, Placement, Precision};
 use coalesce::{Complex, Device, Element, Error};
 use fft_support::{bound, poisoned, widen, Real};
 
 type C64 = Complex<f64>;
+
+/// The plan of `problem`, or None (with a note) where a pass's one row outgrows the block's
+/// shared memory: NVIDIA's OpenCL allows 48 KiB, a 4093-point Bluestein row needs 64, and
+/// such a plan is refused by name, not run.
+fn plan_unless_too_big(device: &Device, problem: &FftNdProblem) -> Option<FftNdPlan> {
+    match FftNdPlan::new(device, problem.clone()) {
+        Ok(plan) => Some(plan),
+        Err(Error::Unsupported(msg)) if msg.contains("shared memory") && device.info().shared_memory_per_block < 96 * 1024 => {
+            eprintln!("{problem:?} on {}: skipped, {msg}", device.id());
+            None
+        }
+        Err(e) => panic!("{problem:?} on {}: {e}", device.id()),
+    }
+}
 
 /// Runs `problem` forward and inverse on random data; panics with the case when the relative
 /// L2 error against the f64 reference is over the bound (doubled for the four-step twiddle
@@ -20,16 +35,7 @@ fn check<T: Real>(device: &Device, problem: FftNdProblem)
 where
     Complex<T>: Random + Element,
 {
-    let plan = match FftNdPlan::new(device, problem.clone()) {
-        Ok(plan) => plan,
-        // A pass whose one row outgrows the block's shared memory (NVIDIA's OpenCL allows 48
-        // KiB; a 4093-point Bluestein row needs 64) is refused by name, not run.
-        Err(Error::Unsupported(msg)) if msg.contains("shared memory") && device.info().shared_memory_per_block < 96 * 1024 => {
-            eprintln!("{problem:?} on {}: skipped, {msg}", device.id());
-            return;
-        }
-        Err(e) => panic!("{problem:?} on {}: {e}", device.id()),
-    };
+    let Some(plan) = plan_unless_too_big(device, &problem) else { return };
     let len = problem.len();
     for (seed, direction) in [(1u64, Direction::Forward), (2, Direction::Inverse)] {
         let x: Vec<Complex<T>> = random_vec(len, seed);
@@ -53,6 +59,41 @@ where
         let limit = 2.0 * bound::<T>(problem.transform_len());
         assert!(err <= limit, "{problem:?} {direction:?} on {}: relative error {err:e} > {limit:e}\n{}", device.id(), plan.recipe().describe());
     }
+}
+
+/// Runs an R2C or C2R `problem` on random data (real arrays, or arbitrary half spectra);
+/// panics when the relative L2 error against the f64 reference is over the bound.
+fn check_real<T: Real>(device: &Device, problem: FftNdProblem)
+where
+    Complex<T>: Random + Element,
+{
+    let plan = FftNdPlan::new(device, problem.clone()).unwrap_or_else(|e| panic!("{problem:?} on {}: {e}", device.id()));
+    let (in_len, out_len) = problem.buffer_lens();
+    let limit = 2.0 * bound::<T>(problem.transform_len());
+    let (shape, axes) = (&problem.shape, &problem.axes);
+    let (err, input_kept) = match problem.kind {
+        FftKind::R2C => {
+            let x: Vec<T> = random_vec(in_len, 3);
+            let scale = problem.scale(Direction::Forward);
+            let want: Vec<C64> = reference::r2c_axes(&x.iter().map(|v| v.to_f64()).collect::<Vec<_>>(), shape, axes).into_iter().map(|v| v * scale).collect();
+            let input = device.upload(&x).unwrap();
+            let mut out = poisoned::<Complex<T>>(device, out_len);
+            plan.forward(&input, &mut out).unwrap();
+            (reference::relative_l2_error(widen(&out.to_vec().unwrap()), want), input.to_vec().unwrap() == x)
+        }
+        _ => {
+            let x: Vec<Complex<T>> = random_vec(in_len, 4);
+            let scale = problem.scale(Direction::Inverse);
+            let want = reference::c2r_axes(&widen(&x), shape, axes).into_iter().map(|v| C64::new(v * scale, 0.0));
+            let input = device.upload(&x).unwrap();
+            let mut out = poisoned::<T>(device, out_len);
+            plan.inverse(&input, &mut out).unwrap();
+            let got = out.to_vec().unwrap().into_iter().map(|v| C64::new(v.to_f64(), 0.0));
+            (reference::relative_l2_error(got, want), input.to_vec().unwrap() == x)
+        }
+    };
+    assert!(input_kept, "{problem:?} on {}: the input was modified", device.id());
+    assert!(err <= limit, "{problem:?} on {}: relative error {err:e} > {limit:e}\n{}", device.id(), plan.recipe().describe());
 }
 
 /// Every non-empty subset of a shape's axes.
@@ -135,6 +176,74 @@ fn f64_shapes_and_long_lengths() {
 }
 
 #[test]
+fn real_transforms_over_every_axis_subset() {
+    for device in common::devices() {
+        // Halved axes contiguous and strided, odd and even, of length 1 and 2.
+        for shape in [vec![6, 10], vec![7, 9, 5], vec![4, 1, 2, 3], vec![1, 8]] {
+            for axes in axis_subsets(shape.len()) {
+                check_real::<f32>(&device, FftNdProblem::r2c(&shape, &axes));
+                check_real::<f32>(&device, FftNdProblem::c2r(&shape, &axes));
+            }
+        }
+        // The halved axis named first (numpy halves the last named) and given out of order.
+        check_real::<f32>(&device, FftNdProblem::r2c(&[12, 10, 6], &[2, 0]));
+        check_real::<f32>(&device, FftNdProblem::c2r(&[12, 10, 6], &[2, 0]));
+        check_real::<f64>(&device, FftNdProblem::r2c(&[9, 16, 5], &[0, 1, 2]).f64().norm(Normalization::Ortho));
+        check_real::<f64>(&device, FftNdProblem::c2r(&[9, 16, 5], &[1, 0]).f64());
+    }
+}
+
+#[test]
+fn real_transforms_of_every_algorithm_and_beyond_one_launch() {
+    for device in common::devices() {
+        // Strided halved axes of Rader (67), Bluestein (2039) and a prime codelet (61) lengths.
+        for (shape, axes) in [(vec![67, 3], vec![0]), (vec![2039, 2], vec![0]), (vec![61, 40], vec![1, 0]), (vec![5, 64, 33], vec![2, 1])] {
+            check_real::<f32>(&device, FftNdProblem::r2c(&shape, &axes));
+            check_real::<f32>(&device, FftNdProblem::c2r(&shape, &axes));
+        }
+        // Long real axes: two passes (even, odd, with a large prime factor), three passes.
+        let mut lengths = vec![4098, 5001, 4097 * 2, 1 << 16];
+        if common::full() && !common::under_sanitizer() {
+            lengths.extend([1 << 20, (1 << 20) + 4, 1 << 24, 3 << 23]);
+        }
+        for n in lengths {
+            let batch = if n <= 1 << 16 { 2 } else { 1 };
+            check_real::<f32>(&device, FftNdProblem::r2c_1d(n, batch));
+            check_real::<f32>(&device, FftNdProblem::c2r_1d(n, batch));
+        }
+        let three = FftNdProblem::r2c(&[1, 1 << 21, 2], &[1]);
+        assert_eq!(coalesce::fft::FftNdRecipe::design(three.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), 3);
+        check_real::<f32>(&device, three);
+        check_real::<f32>(&device, FftNdProblem::c2r(&[1, 1 << 21, 2], &[1]));
+        // A long axis that is not halved, beside one that is.
+        check_real::<f32>(&device, FftNdProblem::r2c(&[5000, 6], &[0, 1]));
+        check_real::<f32>(&device, FftNdProblem::c2r(&[5000, 6], &[0, 1]));
+        check_real::<f64>(&device, FftNdProblem::c2r_1d(6002, 2).f64());
+    }
+}
+
+#[test]
+fn real_round_trip_returns_the_signal() {
+    for device in common::devices() {
+        let shape = [6, 4100];
+        let forward = FftNdPlan::new(&device, FftNdProblem::r2c(&shape, &[0, 1])).unwrap();
+        let inverse = FftNdPlan::new(&device, FftNdProblem::c2r(&shape, &[0, 1])).unwrap();
+        let x: Vec<f32> = random_vec(shape.iter().product(), 9);
+        let input = device.upload(&x).unwrap();
+        let mut spectrum = device.alloc::<Complex<f32>>(forward.problem().buffer_lens().1).unwrap();
+        let mut back = poisoned::<f32>(&device, x.len());
+        forward.forward(&input, &mut spectrum).unwrap();
+        inverse.inverse(&spectrum, &mut back).unwrap();
+        let back = back.to_vec().unwrap();
+        let worst = x.iter().zip(&back).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        assert!(worst < 1e-5, "round trip on {}: worst difference {worst}", device.id());
+        // Real plans run one way: an R2C's inverse is refused by name.
+        let err = forward.inverse(&input, &mut spectrum).unwrap_err().to_string();
+        assert!(err.contains("forward"), "{err}");
+    }
+}
+
+#[test]
 fn bad_buffers_and_problems_are_errors() {
     for device in common::devices() {
         let plan = FftNdPlan::new(&device, FftNdProblem::c2c(&[4, 6], &[0, 1])).unwrap();
@@ -147,9 +256,117 @@ fn bad_buffers_and_problems_are_errors() {
         assert!(msg.contains("c64") || msg.contains("complex"), "{msg}");
         let mut data = device.upload(&vec![Complex::new(1.0f32, 0.0); 24]).unwrap();
         assert!(plan.forward_in_place(&mut data).unwrap_err().to_string().contains("out of place"));
+        // Real plans: reals in for R2C, the half spectrum's length out.
+        let rfft = FftNdPlan::new(&device, FftNdProblem::r2c(&[4, 6], &[0, 1])).unwrap();
+        let mut half = device.alloc::<Complex<f32>>(4 * 4).unwrap();
+        let msg = rfft.forward(&input, &mut half).unwrap_err().to_string();
+        assert!(msg.contains("f32") && msg.contains("r2c"), "{msg}");
+        let reals = device.upload(&vec![1.0f32; 24]).unwrap();
+        let mut full = device.alloc::<Complex<f32>>(24).unwrap();
+        assert!(matches!(rfft.forward(&reals, &mut full), Err(Error::LengthMismatch { expected: 16, got: 24, .. })));
+        let err = FftNdPlan::new(&device, FftNdProblem::c2r(&[4, 6], &[0, 1]).in_place()).err().expect("in-place real N-d is refused");
+        assert!(err.to_string().contains("out of place"), "{err}");
         let err = FftNdPlan::new(&device, FftNdProblem::c2c(&[3, 3], &[0, 0])).err().expect("a repeated axis is an error");
         assert!(err.to_string().contains("twice"), "{err}");
         let err = FftNdPlan::new(&device, FftNdProblem::c2c_1d(8191 * 2, 1).precision(Precision::F32)).err().expect("8191 is a prime over 4096");
         assert!(matches!(err, Error::Unsupported(_)) && err.to_string().contains("8191"), "{err}");
+    }
+}
+
+/// A forward C2C transform of `x` on the device, unscaled (norm None), widened to f64.
+fn forward_c2c(device: &Device, plan: &FftNdPlan, x: &[Complex<f32>]) -> Vec<C64> {
+    let input = device.upload(x).unwrap();
+    let mut out = poisoned::<Complex<f32>>(device, x.len());
+    plan.forward(&input, &mut out).unwrap();
+    widen(&out.to_vec().unwrap())
+}
+
+/// FFTW's self-checks, for sizes where the f64 reference is too slow: linearity, the
+/// impulse response (a shifted delta's spectrum is a pure phase ramp), the time shift
+/// theorem (a circular shift multiplies by a phase ramp) and Parseval's energy identity.
+fn self_check(device: &Device, shape: &[usize]) {
+    let axes: Vec<usize> = (0..shape.len()).collect();
+    let problem = FftNdProblem::c2c(shape, &axes).norm(Normalization::None);
+    let Some(plan) = plan_unless_too_big(device, &problem) else { return };
+    let len = problem.len();
+    let limit = 4.0 * bound::<f32>(len);
+    let x: Vec<Complex<f32>> = random_vec(len, 21);
+    let y: Vec<Complex<f32>> = random_vec(len, 22);
+    let (fx, fy) = (forward_c2c(device, &plan, &x), forward_c2c(device, &plan, &y));
+    let what = |check: &str, err: f64| assert!(err <= limit, "{shape:?} on {}: {check} off by {err:e} > {limit:e}", device.id());
+    // Linearity: F(x + 2y) = F(x) + 2 F(y).
+    let mix: Vec<Complex<f32>> = x.iter().zip(&y).map(|(a, b)| a + b * 2.0).collect();
+    what("linearity", reference::relative_l2_error(forward_c2c(device, &plan, &mix), fx.iter().zip(&fy).map(|(a, b)| a + b * 2.0)));
+    // Phase of flat index f for per-axis offsets `at`: e^{-2 pi i sum k_a at_a / n_a}.
+    let ramp = |f: usize, at: &[usize]| {
+        let (mut rest, mut turns) = (f, 0.0f64);
+        for a in (0..shape.len()).rev() {
+            turns += ((rest % shape[a]) * at[a] % shape[a]) as f64 / shape[a] as f64;
+            rest /= shape[a];
+        }
+        C64::from_polar(1.0, -2.0 * std::f64::consts::PI * turns.fract())
+    };
+    // Impulse response: a delta at `at` transforms to the ramp.
+    let at: Vec<usize> = shape.iter().map(|&n| n / 3).collect();
+    let flat = at.iter().zip(shape).fold(0, |acc, (&i, &n)| acc * n + i);
+    let mut delta = vec![Complex::new(0.0f32, 0.0); len];
+    delta[flat] = Complex::new(1.0, 0.0);
+    what("impulse response", reference::relative_l2_error(forward_c2c(device, &plan, &delta), (0..len).map(|f| ramp(f, &at))));
+    // Time shift: x moved forward by one along axis 0 transforms to F(x) times the ramp of 1.
+    let inner = len / shape[0];
+    let shifted: Vec<Complex<f32>> = (0..len).map(|f| x[(f + len - inner) % len]).collect();
+    let mut one = vec![0; shape.len()];
+    one[0] = 1;
+    what("time shift", reference::relative_l2_error(forward_c2c(device, &plan, &shifted), fx.iter().enumerate().map(|(f, v)| v * ramp(f, &one))));
+    // Parseval: sum |X|^2 = N sum |x|^2.
+    let energy: f64 = widen(&x).iter().map(|v| v.norm_sqr()).sum::<f64>() * len as f64;
+    let spectrum: f64 = fx.iter().map(|v| v.norm_sqr()).sum();
+    what("Parseval", (spectrum - energy).abs() / energy);
+}
+
+#[test]
+fn self_checks_where_the_reference_is_too_slow() {
+    for device in common::devices() {
+        self_check(&device, &[1 << 18]);
+        self_check(&device, &[96, 1000]);
+        if common::full() && !common::under_sanitizer() {
+            self_check(&device, &[1 << 26]);
+            self_check(&device, &[3 << 24]);
+            self_check(&device, &[8192, 8192]);
+            self_check(&device, &[512, 512, 512]);
+            self_check(&device, &[4093, 4091]);
+        }
+    }
+}
+
+#[test]
+fn real_round_trips_where_the_reference_is_too_slow() {
+    for device in common::devices() {
+        let mut shapes = vec![vec![1 << 18], vec![4, 12, 4098]];
+        if common::full() && !common::under_sanitizer() {
+            shapes.extend([vec![1 << 26], vec![8192, 8194], vec![256, 512, 512]]);
+        }
+        for shape in shapes {
+            let axes: Vec<usize> = (0..shape.len()).collect();
+            let forward = FftNdPlan::new(&device, FftNdProblem::r2c(&shape, &axes)).unwrap();
+            let inverse = FftNdPlan::new(&device, FftNdProblem::c2r(&shape, &axes)).unwrap();
+            let x: Vec<f32> = random_vec(shape.iter().product(), 23);
+            let input = device.upload(&x).unwrap();
+            let mut spectrum = poisoned::<Complex<f32>>(&device, forward.problem().buffer_lens().1);
+            let mut back = poisoned::<f32>(&device, x.len());
+            forward.forward(&input, &mut spectrum).unwrap();
+            inverse.inverse(&spectrum, &mut back).unwrap();
+            // The half spectrum is the first n/2+1 values of the complex transform's last axis.
+            let complex = FftNdPlan::new(&device, FftNdProblem::c2c(&shape, &axes)).unwrap();
+            let full = forward_c2c(&device, &complex, &x.iter().map(|&v| Complex::new(v, 0.0)).collect::<Vec<_>>());
+            let (n, half) = (shape[shape.len() - 1], shape[shape.len() - 1] / 2 + 1);
+            let want = full.chunks(n).flat_map(|row| row[..half].to_vec());
+            let limit = 4.0 * bound::<f32>(x.len());
+            let err = reference::relative_l2_error(widen(&spectrum.to_vec().unwrap()), want);
+            assert!(err <= limit, "{shape:?} on {}: R2C differs from C2C's half by {err:e}", device.id());
+            let back: Vec<C64> = back.to_vec().unwrap().iter().map(|&v| C64::new(v as f64, 0.0)).collect();
+            let err = reference::relative_l2_error(back, x.iter().map(|&v| C64::new(v as f64, 0.0)));
+            assert!(err <= limit, "{shape:?} on {}: round trip off by {err:e}", device.id());
+        }
     }
 }

@@ -1,5 +1,5 @@
-//! `bench fft --suite large-1d | 2d | 3d`: long 1D, 2D and 3D C2C transforms beside cuFFT on
-//! the same random buffers in the same run, as fractions of the driver's copy bandwidth
+//! `bench fft --suite large-1d | 2d | 3d`: long 1D, 2D and 3D C2C and R2C transforms beside
+//! cuFFT on the same random buffers in the same run, as fractions of the driver's copy bandwidth
 //! (one read and one write of the array per transform, however many passes it takes).
 //! After timing, our output is compared with cuFFT's (relative L2), so a wrong plan cannot
 //! post a figure.
@@ -10,7 +10,7 @@ use super::random::{random_vec, Random};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
 use crate::error::Result;
-use crate::fft::{reference, Direction, FftNdPlan, FftNdProblem, Precision};
+use crate::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Precision};
 use crate::{Backend, Element};
 
 /// One measured case: our fraction of copy, cuFFT's, and what it is.
@@ -36,11 +36,11 @@ fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
     (budget(quick) / (elements * bytes)).max(1)
 }
 
-/// Long 1D: powers of two 2^12..2^27 and lengths with large prime factors, f32; powers of two
-/// to 2^24 in f64.
+/// Long 1D: powers of two 2^12..2^28 and lengths with large prime factors, f32; powers of two
+/// to 2^24 in f64; R2C f32 powers of two.
 pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     let mut specs = Vec::new();
-    let top = if quick { 16 } else { 27 };
+    let top = if quick { 16 } else { 28 };
     let mut lengths: Vec<(usize, &'static str)> = (12..=top).map(|k| (1usize << k, "powers of two")).collect();
     if !quick {
         lengths.extend([(100_000, "other"), (999_999, "other"), (1_000_000, "other"), (4093 * 4091, "two large primes"), (4097 * 17, "other")]);
@@ -55,6 +55,11 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
             specs.push((format!("{n} x{batch} {precision}"), group, FftNdProblem::c2c_1d(n, batch).precision(precision), vec![n], batch));
         }
     }
+    for k in 12..=top {
+        let n = 1usize << k;
+        let batch = batch_for(quick, n, 4);
+        specs.push((format!("r2c {n} x{batch} f32"), "r2c powers of two".into(), FftNdProblem::r2c_1d(n, batch), vec![n], batch));
+    }
     specs
 }
 
@@ -68,28 +73,32 @@ pub(super) fn three_d(quick: bool) -> Vec<Spec> {
     cubes(quick, 3, 4..=if quick { 6 } else { 10 }, 9, (64, 512))
 }
 
-/// n^rank arrays over their last `rank` axes, n = 2^k for k in `exponents` (f64 up to
-/// 2^f64_top), batched to the budget; f32 sizes from `target.0` to `target.1` form the group
-/// the target names.
+/// n^rank arrays over their last `rank` axes, C2C and R2C, n = 2^k for k in `exponents`
+/// (f64 up to 2^f64_top), batched to the budget (counting the complex side); f32 sizes from
+/// `target.0` to `target.1` form the groups the targets name.
 fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64_top: u32, target: (usize, usize)) -> Vec<Spec> {
     let target_group = format!("{}^{rank}..{}^{rank}", target.0, target.1);
     let mut specs = Vec::new();
-    for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
-        for k in exponents.clone() {
-            if precision == Precision::F64 && k > f64_top {
-                continue;
+    for kind in [FftKind::C2C, FftKind::R2C] {
+        let prefix = if kind == FftKind::R2C { "r2c " } else { "" };
+        for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
+            for k in exponents.clone() {
+                if precision == Precision::F64 && k > f64_top {
+                    continue;
+                }
+                let n = 1usize << k;
+                let batch = batch_for(quick, n.pow(rank as u32), bytes);
+                let group = match precision {
+                    Precision::F64 => "f64".to_string(),
+                    _ if (target.0..=target.1).contains(&n) => target_group.clone(),
+                    _ => "other".to_string(),
+                };
+                let mut shape = vec![batch];
+                shape.extend(vec![n; rank]);
+                let axes: Vec<usize> = (1..=rank).collect();
+                let problem = FftNdProblem { kind, ..FftNdProblem::c2c(&shape, &axes) }.precision(precision);
+                specs.push((format!("{prefix}{n}^{rank} x{batch} {precision}"), format!("{prefix}{group}"), problem, vec![n; rank], batch));
             }
-            let n = 1usize << k;
-            let batch = batch_for(quick, n.pow(rank as u32), bytes);
-            let group = match precision {
-                Precision::F64 => "f64".to_string(),
-                _ if (target.0..=target.1).contains(&n) => target_group.clone(),
-                _ => "other".to_string(),
-            };
-            let mut shape = vec![batch];
-            shape.extend(vec![n; rank]);
-            let axes: Vec<usize> = (1..=rank).collect();
-            specs.push((format!("{n}^{rank} x{batch} {precision}"), group, FftNdProblem::c2c(&shape, &axes).precision(precision), vec![n; rank], batch));
         }
     }
     specs
@@ -98,15 +107,17 @@ fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64
 pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Spec>) -> Result<Table> {
     let (_, copy_gbps) = driver_copy_gbps(device, budget(cfg.quick), TimingPlan::FULL)?;
     let mut table = Table::new(
-        format!("FFT {title}, C2C forward, batched to at least {}", super::human_bytes(budget(cfg.quick))),
+        format!("FFT {title}, C2C and R2C forward, batched to at least {}", super::human_bytes(budget(cfg.quick))),
         &["case", "passes", "ms", "of copy", "cuFFT ms", "cuFFT of copy", "speedup vs cuFFT", "error vs cuFFT"],
     );
     let pb = progress(cfg, specs.len(), title);
     let mut cases = Vec::new();
     for (label, group, problem, dims, batch) in specs {
-        let row = match problem.precision {
-            Precision::F32 => one::<f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
-            Precision::F64 => one::<f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+        let row = match (problem.kind, problem.precision) {
+            (FftKind::R2C, Precision::F32) => one::<f32, f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (FftKind::R2C, Precision::F64) => one::<f64, f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (_, Precision::F32) => one::<Complex<f32>, f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (_, Precision::F64) => one::<Complex<f64>, f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
         };
         let (passes, ours, cufft, error) = row;
         table.row(vec![
@@ -130,15 +141,16 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Sp
 /// (passes, (ms, of copy), cuFFT's (ms, of copy), relative L2 difference from cuFFT).
 type Row = (usize, (f64, f64), Option<(f64, f64)>, Option<f64>);
 
-fn one<T: Element + Random>(device: &Device, cfg: &BenchConfig, problem: &FftNdProblem, dims: &[usize], batch: usize, copy_gbps: f64) -> Result<Row>
+/// One forward case: `I` the input's elements (reals for R2C), complex `T` out.
+fn one<I: Element + Random, T: Element + Random>(device: &Device, cfg: &BenchConfig, problem: &FftNdProblem, dims: &[usize], batch: usize, copy_gbps: f64) -> Result<Row>
 where
     Complex<T>: Element + Random,
     T: Into<f64> + Copy,
 {
     let plan = FftNdPlan::new(device, problem.clone())?;
-    let len = problem.len();
-    let input = device.upload(&random_vec::<Complex<T>>(len, 11))?;
-    let mut output = device.alloc::<Complex<T>>(len)?;
+    let (in_len, out_len) = problem.buffer_lens();
+    let input = device.upload(&random_vec::<I>(in_len, 11))?;
+    let mut output = device.alloc::<Complex<T>>(out_len)?;
     let timing = cfg.timing();
     let bytes = problem.bytes_moved() as f64;
     let ours = time_launches(device, timing, || plan.execute(Direction::Forward, &input, &mut output))?;
@@ -146,13 +158,18 @@ where
     if device.backend() != Backend::Cuda {
         return Ok(result);
     }
-    let kind = if problem.precision == Precision::F32 { CufftKind::C2C } else { CufftKind::Z2Z };
+    let kind = match (problem.kind, problem.precision) {
+        (FftKind::R2C, Precision::F32) => CufftKind::R2C,
+        (FftKind::R2C, Precision::F64) => CufftKind::D2Z,
+        (_, Precision::F32) => CufftKind::C2C,
+        (_, Precision::F64) => CufftKind::Z2Z,
+    };
     let cufft = CufftPlan::new(device, kind, dims, batch)?;
-    let mut theirs = device.alloc::<Complex<T>>(len)?;
+    let mut theirs = device.alloc::<Complex<T>>(out_len)?;
     let t = time_launches(device, timing, || cufft.execute(&input, &mut theirs, false))?;
     result.2 = Some((t.median_ms, t.gbps(bytes) / copy_gbps));
     // Compare on the host where it is cheap enough (up to 2^26 elements).
-    if len <= 1 << 26 {
+    if out_len <= 1 << 26 {
         plan.execute(Direction::Forward, &input, &mut output)?;
         result.3 = Some(difference(&output, &theirs)?);
     }
@@ -247,6 +264,8 @@ mod tests {
         let three = three_d(false);
         assert_eq!(find(&three, "64^3 x128 f32"), Some(("64^3..512^3".into(), vec![128, 64, 64, 64], 128)));
         assert_eq!(find(&three, "512^3 x1 f64").map(|s| s.0), Some("f64".into()));
-        assert_eq!(large_1d(false).iter().filter(|s| s.1 == "powers of two").count(), 16);
+        assert_eq!(large_1d(false).iter().filter(|s| s.1 == "powers of two").count(), 17);
+        let r2c = find(&three, "r2c 64^3 x128 f32").expect("R2C cubes");
+        assert_eq!((r2c.0.as_str(), r2c.2), ("r2c 64^3..512^3", 128));
     }
 }

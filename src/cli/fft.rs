@@ -1,9 +1,10 @@
-//! `coalesce fft`: transforms the last axis of a .npy file, batching over the others, as
-//! numpy.fft.fft / ifft / rfft / irfft do (same `n` and `norm` semantics).
+//! `coalesce fft`: transforms the last axis of a .npy file (or the `--axes` named), batching
+//! over the others, as numpy.fft.fft / ifft / rfft / irfft (fftn, ifftn, rfftn, irfftn with
+//! axes) do: the same `n` (of the last axis named) and `norm` semantics.
 
 use std::path::Path;
 
-use coalesce::fft::{Direction, FftKind, FftPlan, FftProblem, Normalization, Precision};
+use coalesce::fft::{Direction, FftKind, FftNdPlan, FftNdProblem, Normalization, Precision};
 use coalesce::npy::NpyArray;
 use coalesce::{Complex, Device, Element, Error, Result, ScalarKind};
 
@@ -15,14 +16,16 @@ pub struct FftArgs<'a> {
     pub real: bool,
     pub n: Option<usize>,
     pub norm: Normalization,
+    /// The axes to transform (numpy's `axes`); None: the last.
+    pub axes: Option<Vec<usize>>,
 }
 
 pub fn run(device: &Device, a: &FftArgs<'_>) -> Result<()> {
     let x = NpyArray::read(a.input)?;
-    let Some((&last, lead)) = x.shape.split_last() else {
+    if x.shape.is_empty() {
         return Err(Error::InvalidArgument(format!("{}: a 0-dimensional array has no axis to transform", a.input.display())));
-    };
-    let batch: usize = lead.iter().product();
+    }
+    let axes = a.axes.clone().unwrap_or_else(|| vec![x.shape.len() - 1]);
     let kind = match (a.real, a.inverse) {
         (false, _) => FftKind::C2C,
         (true, false) => FftKind::R2C,
@@ -40,48 +43,40 @@ pub fn run(device: &Device, a: &FftArgs<'_>) -> Result<()> {
             )))
         }
     };
-    // Transform length, and how many values of each input row the transform reads.
-    let (len, row_in) = match kind {
-        FftKind::C2C => {
-            want(&[ScalarKind::C32, ScalarKind::C64], "a complex FFT (without --real)")?;
-            let n = a.n.unwrap_or(last);
-            (n, n)
-        }
-        FftKind::R2C => {
-            want(&[ScalarKind::F32, ScalarKind::F64], "--real (rfft)")?;
-            let n = a.n.unwrap_or(last);
-            (n, n)
-        }
-        FftKind::C2R => {
-            want(&[ScalarKind::C32, ScalarKind::C64], "--real --inverse (irfft)")?;
-            let n = match a.n {
-                Some(n) => n,
-                None if last >= 2 => 2 * (last - 1),
-                None => {
-                    return Err(Error::InvalidArgument(format!(
-                        "{}: irfft of {last} coefficient(s) gives no samples; pass --n N",
-                        a.input.display()
-                    )));
-                }
-            };
-            (n, n / 2 + 1)
-        }
-    };
-    if batch == 0 || last == 0 {
+    match kind {
+        FftKind::C2C => want(&[ScalarKind::C32, ScalarKind::C64], "a complex FFT (without --real)")?,
+        FftKind::R2C => want(&[ScalarKind::F32, ScalarKind::F64], "--real (rfft)")?,
+        FftKind::C2R => want(&[ScalarKind::C32, ScalarKind::C64], "--real --inverse (irfft)")?,
+    }
+    if x.shape.contains(&0) {
         return Err(Error::InvalidArgument(format!("{}: the array is empty (shape {:?})", a.input.display(), x.shape)));
+    }
+    // The last axis named takes numpy's `n` (and is the one real transforms halve).
+    let Some(&last_axis) = axes.last().filter(|&&h| h < x.shape.len()) else {
+        let problem = FftNdProblem::c2c(&x.shape, &axes);
+        return Err(problem.validate().err().unwrap_or_else(|| Error::InvalidArgument("--axes names no axis: give e.g. --axes 0,1".into())));
+    };
+    let m = x.shape[last_axis];
+    let n = match (kind, a.n) {
+        (_, Some(n)) => n,
+        (FftKind::C2R, None) if m >= 2 => 2 * (m - 1),
+        (FftKind::C2R, None) => {
+            return Err(Error::InvalidArgument(format!("{}: irfft of {m} coefficient(s) gives no samples; pass --n N", a.input.display())));
+        }
+        (_, None) => m,
+    };
+    if n == 0 {
+        return Err(Error::InvalidArgument("--n 0: the transform length must be at least 1".into()));
     }
     let precision = match x.dtype {
         ScalarKind::F64 | ScalarKind::C64 => Precision::F64,
         _ => Precision::F32,
     };
-    let problem = FftProblem { kind, ..FftProblem::c2c(len, batch) }.precision(precision).norm(a.norm);
-    let mut shape = lead.to_vec();
-    shape.push(match kind {
-        FftKind::R2C => len / 2 + 1,
-        _ => len,
-    });
+    let mut shape = x.shape.clone();
+    shape[last_axis] = n;
+    let problem = FftNdProblem { kind, ..FftNdProblem::c2c(&shape, &axes) }.precision(precision).norm(a.norm);
     let direction = if a.inverse { Direction::Inverse } else { Direction::Forward };
-    let t = Transform { device, problem, direction, last, row_in, shape };
+    let t = Transform { device, problem, direction, axis: last_axis };
     let out = match (kind, precision) {
         (FftKind::R2C, Precision::F32) => t.run::<f32, Complex<f32>>(&x)?,
         (FftKind::R2C, Precision::F64) => t.run::<f64, Complex<f64>>(&x)?,
@@ -95,28 +90,49 @@ pub fn run(device: &Device, a: &FftArgs<'_>) -> Result<()> {
 
 struct Transform<'a> {
     device: &'a Device,
-    problem: FftProblem,
+    problem: FftNdProblem,
     direction: Direction,
-    /// Values per row in the file, and per row of the transform's input (numpy's `n`).
-    last: usize,
-    row_in: usize,
-    /// Shape of the output array.
-    shape: Vec<usize>,
+    /// The axis the file's values are cut or zero-padded along (numpy's `n`).
+    axis: usize,
 }
 
 impl Transform<'_> {
-    /// Rows cut or zero-padded to the transform's input length, transformed on the device.
+    /// The file's array cut or zero-padded to the transform's input shape, transformed on the
+    /// device.
     fn run<I: Element, O: Element>(&self, x: &NpyArray) -> Result<NpyArray> {
         let data: Vec<I> = x.to_vec()?;
-        let mut rows = vec![I::default(); self.problem.batch * self.row_in];
-        let keep = self.last.min(self.row_in);
-        for (dst, src) in rows.chunks_mut(self.row_in).zip(data.chunks(self.last)) {
-            dst[..keep].copy_from_slice(&src[..keep]);
-        }
-        let plan = FftPlan::new(self.device, self.problem)?;
-        let input = self.device.upload(&rows)?;
-        let mut output = self.device.alloc::<O>(self.problem.output_len())?;
+        let (in_shape, out_shape) = self.problem.buffer_shapes();
+        let input = resize_axis(&data, &x.shape, self.axis, in_shape[self.axis]);
+        let plan = FftNdPlan::new(self.device, self.problem.clone())?;
+        let input = self.device.upload(&input)?;
+        let mut output = self.device.alloc::<O>(out_shape.iter().product())?;
         plan.execute(self.direction, &input, &mut output)?;
-        NpyArray::new(self.shape.clone(), &output.to_vec()?)
+        NpyArray::new(out_shape, &output.to_vec()?)
+    }
+}
+
+/// `data` (row-major, `shape`) with axis `axis` cut to `len` values or zero-padded to them.
+fn resize_axis<T: Copy + Default>(data: &[T], shape: &[usize], axis: usize, len: usize) -> Vec<T> {
+    let (m, inner) = (shape[axis], shape[axis + 1..].iter().product::<usize>());
+    let keep = m.min(len) * inner;
+    let mut out = Vec::with_capacity(data.len() / m * len);
+    for block in data.chunks(m * inner) {
+        out.extend_from_slice(&block[..keep]);
+        out.resize(out.len() + (len * inner - keep), T::default());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resize_axis;
+
+    #[test]
+    fn resizing_cuts_or_pads_one_axis() {
+        let x: Vec<u32> = (1..=12).collect(); // shape [2, 3, 2]
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 1, 2), vec![1, 2, 3, 4, 7, 8, 9, 10]);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 1, 4), vec![1, 2, 3, 4, 5, 6, 0, 0, 7, 8, 9, 10, 11, 12, 0, 0]);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 2, 1), vec![1, 3, 5, 7, 9, 11]);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 0, 2), x);
     }
 }

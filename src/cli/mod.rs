@@ -72,8 +72,9 @@ enum Command {
         #[arg(long, value_name = "LIST", requires = "shape")]
         axes: Option<String>,
     },
-    /// Fourier-transform the last axis of a .npy file, batching over the other axes, like
-    /// numpy.fft.fft, ifft (--inverse), rfft (--real) and irfft (--real --inverse).
+    /// Fourier-transform the last axis of a .npy file (or --axes), batching over the other
+    /// axes, like numpy.fft.fft, ifft (--inverse), rfft (--real) and irfft (--real --inverse),
+    /// or with --axes fftn, ifftn, rfftn and irfftn.
     Fft {
         /// Input .npy: complex64 or complex128; float32 or float64 with --real.
         input: PathBuf,
@@ -85,10 +86,14 @@ enum Command {
         /// Real transforms: rfft forward (half spectrum out), irfft with --inverse.
         #[arg(long)]
         real: bool,
-        /// Transform length: rows are cut or zero-padded to it (numpy's n). For irfft the
-        /// output length; default 2(M-1) for M input coefficients.
+        /// Transform length of the last axis transformed: it is cut or zero-padded to it
+        /// (numpy's n). For irfft the output length; default 2(M-1) for M coefficients.
         #[arg(long)]
         n: Option<usize>,
+        /// Axes to transform, e.g. 0,1 (default: the last). Real transforms halve the last one
+        /// named, as numpy's rfftn does.
+        #[arg(long, value_name = "LIST")]
+        axes: Option<String>,
         /// Scaling: backward (numpy's default: 1/N on the inverse), forward, ortho, or none.
         #[arg(long, default_value = "backward")]
         norm: String,
@@ -125,10 +130,11 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Info { quick } => info(cli.device.as_deref(), quick),
-        Command::Fft { input, output, inverse, real, n, norm } => {
+        Command::Fft { input, output, inverse, real, n, norm, axes } => {
+            let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;
             let device = Device::select(cli.device.as_deref())?;
             let norm: Normalization = norm.parse()?;
-            fft::run(&device, &fft::FftArgs { input: &input, output: &output, inverse, real, n, norm })
+            fft::run(&device, &fft::FftArgs { input: &input, output: &output, inverse, real, n, norm, axes })
         }
         Command::Permute { input, output, axes } => {
             let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;

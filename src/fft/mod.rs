@@ -25,6 +25,7 @@ mod codegen;
 mod codelet;
 pub mod nd;
 mod nd_plan;
+pub mod nd_recipe;
 pub mod factor;
 mod plan;
 mod problem;
@@ -35,7 +36,8 @@ pub mod tables;
 mod variants;
 
 pub use codegen::TableLayout;
-pub use nd::{FftNdProblem, FftNdRecipe, FftPass, PassBuffer};
+pub use nd::FftNdProblem;
+pub use nd_recipe::{FftNdRecipe, FftPass, PassBuffer};
 pub use nd_plan::FftNdPlan;
 pub use plan::{limits, FftPlan};
 pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};

@@ -1,12 +1,13 @@
 //! Building a multi-pass recipe (every pass's kernel compiled, tables and scratch allocated)
 //! and executing it: one launch per pass, queued in order, no allocation at execute time.
 
-use super::nd::{FftNdProblem, FftNdRecipe, PassBuffer};
+use super::nd::FftNdProblem;
+use super::nd_recipe::{FftNdRecipe, PassBuffer};
 use super::plan::{limits, FftPlan};
-use super::problem::{Direction, FftProblem, Placement};
+use super::problem::{Direction, Placement};
 use super::recipe::complex_bytes;
 use crate::device::{Arg, Device, DeviceBuffer, RawBuffer};
-use crate::element::Element;
+use crate::element::{Element, ScalarKind};
 use crate::error::{Error, Result};
 
 /// A multi-dimensional or long transform ready to run. Usable from several threads: the
@@ -15,7 +16,8 @@ use crate::error::{Error, Result};
 pub struct FftNdPlan {
     recipe: FftNdRecipe,
     passes: Vec<FftPlan>,
-    scratch: Option<DeviceBuffer<u8>>,
+    /// Complex buffers of the shape's size, as many as the passes use.
+    scratch: Vec<DeviceBuffer<u8>>,
 }
 
 impl FftNdPlan {
@@ -28,7 +30,7 @@ impl FftNdPlan {
     pub fn from_recipe(device: &Device, recipe: FftNdRecipe) -> Result<Self> {
         let passes = FftPlan::from_recipes(device, recipe.passes.iter().map(|p| p.recipe.clone()).collect())?;
         let bytes = recipe.problem.len() * complex_bytes(recipe.problem.precision) as usize;
-        let scratch = if recipe.needs_scratch() { Some(device.alloc::<u8>(bytes)?) } else { None };
+        let scratch = (0..recipe.scratch_buffers()).map(|_| device.alloc::<u8>(bytes)).collect::<Result<Vec<_>>>()?;
         Ok(FftNdPlan { recipe, passes, scratch })
     }
 
@@ -40,11 +42,13 @@ impl FftNdPlan {
         &self.recipe.problem
     }
 
-    pub fn forward<T: Element>(&self, input: &DeviceBuffer<T>, output: &mut DeviceBuffer<T>) -> Result<()> {
+    /// Forward transform (C2C or R2C), out of place. Queued; does not wait.
+    pub fn forward<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
         self.execute(Direction::Forward, input, output)
     }
 
-    pub fn inverse<T: Element>(&self, input: &DeviceBuffer<T>, output: &mut DeviceBuffer<T>) -> Result<()> {
+    /// Inverse transform (C2C or C2R), out of place. Queued; does not wait.
+    pub fn inverse<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
         self.execute(Direction::Inverse, input, output)
     }
 
@@ -57,12 +61,14 @@ impl FftNdPlan {
     }
 
     /// Out-of-place transform in `direction`; the input is left as it was.
-    pub fn execute<T: Element>(&self, direction: Direction, input: &DeviceBuffer<T>, output: &mut DeviceBuffer<T>) -> Result<()> {
+    pub fn execute<I: Element, O: Element>(&self, direction: Direction, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
         if self.problem().placement == Placement::InPlace {
             return Err(Error::invalid("this FFT plan is in place: call forward_in_place/inverse_in_place, or plan it out of place"));
         }
-        self.check("input", input)?;
-        self.check("output", output)?;
+        self.check_direction(direction)?;
+        let ((in_len, out_len), (in_kind, out_kind)) = (self.problem().buffer_lens(), self.problem().buffer_kinds());
+        self.check("input", I::KIND, input.len(), in_kind, in_len)?;
+        self.check("output", O::KIND, output.len(), out_kind, out_len)?;
         self.run(direction, input.raw(), output.raw())
     }
 
@@ -71,19 +77,31 @@ impl FftNdPlan {
         if self.problem().placement == Placement::OutOfPlace {
             return Err(Error::invalid("this FFT plan is out of place: call forward/inverse with two buffers, or plan it with .in_place()"));
         }
-        self.check("in-place data", data)?;
+        let (len, kind) = (self.problem().buffer_lens().0, self.problem().buffer_kinds().0);
+        self.check("in-place data", T::KIND, data.len(), kind, len)?;
         let raw = data.raw();
         self.run(direction, raw, raw)
     }
 
-    fn check<T: Element>(&self, what: &str, buffer: &DeviceBuffer<T>) -> Result<()> {
-        let p = self.problem();
-        let kind = FftProblem::c2c(1, 1).precision(p.precision).complex_kind();
-        if T::KIND != kind {
-            return Err(Error::invalid(format!("FFT {what} holds {}, but the plan needs {kind}", T::KIND)));
+    fn check_direction(&self, direction: Direction) -> Result<()> {
+        match self.problem().fixed_direction() {
+            Some(d) if d != direction => Err(Error::invalid(format!(
+                "{} transforms only run {}: plan {} for the other direction",
+                self.problem().kind,
+                if d == Direction::Forward { "forward" } else { "inverse" },
+                if d == Direction::Forward { "a C2R transform" } else { "an R2C transform" }
+            ))),
+            _ => Ok(()),
         }
-        if buffer.len() != p.len() {
-            return Err(Error::LengthMismatch { what: format!("FFT {what} ({kind}, shape {:?})", p.shape), expected: p.len(), got: buffer.len() });
+    }
+
+    fn check(&self, what: &str, got: ScalarKind, got_len: usize, kind: ScalarKind, len: usize) -> Result<()> {
+        let p = self.problem();
+        if got != kind {
+            return Err(Error::invalid(format!("FFT {what} holds {got}, but the {} plan needs {kind}", p.kind)));
+        }
+        if got_len != len {
+            return Err(Error::LengthMismatch { what: format!("FFT {what} ({kind}, {} of shape {:?})", p.kind, p.shape), expected: len, got: got_len });
         }
         Ok(())
     }
@@ -95,7 +113,8 @@ impl FftNdPlan {
             let buffer = |b: PassBuffer| match b {
                 PassBuffer::Input => Arg::Buffer(input),
                 PassBuffer::Output => Arg::Buffer(output),
-                PassBuffer::Scratch => Arg::Buffer(self.scratch.as_ref().expect("planned with scratch").raw()),
+                PassBuffer::Scratch => Arg::Buffer(self.scratch[0].raw()),
+                PassBuffer::SecondScratch => Arg::Buffer(self.scratch[1].raw()),
             };
             plan.launch_scaled(direction, buffer(pass.from), buffer(pass.to), if i == last { scale } else { 1.0 })?;
         }

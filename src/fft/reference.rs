@@ -42,6 +42,38 @@ pub fn c2c_axes(x: &[C64], shape: &[usize], axes: &[usize], inverse: bool) -> Ve
     out
 }
 
+/// Half spectrum over `axes` of a real row-major array of `shape` (numpy.fft.rfftn with
+/// axes): the full transform, of which the last axis named keeps its first n/2+1 values.
+pub fn r2c_axes(x: &[f64], shape: &[usize], axes: &[usize]) -> Vec<C64> {
+    let widened: Vec<C64> = x.iter().map(|&v| C64::new(v, 0.0)).collect();
+    let full = c2c_axes(&widened, shape, axes, false);
+    let h = *axes.last().expect("at least one axis");
+    let (n, inner) = (shape[h], shape[h + 1..].iter().product::<usize>());
+    let half = n / 2 + 1;
+    full.chunks(n * inner).flat_map(|block| block[..half * inner].to_vec()).collect()
+}
+
+/// Real array of `shape` from its half spectrum over `axes` (numpy.fft.irfftn with s),
+/// unscaled: inverse transforms over the other axes, then over the halved one (the last
+/// named) of the full Hermitian spectrum the half implies.
+pub fn c2r_axes(x: &[C64], shape: &[usize], axes: &[usize]) -> Vec<f64> {
+    let (&h, others) = axes.split_last().expect("at least one axis");
+    let (n, inner) = (shape[h], shape[h + 1..].iter().product::<usize>());
+    let half = n / 2 + 1;
+    let mut half_shape = shape.to_vec();
+    half_shape[h] = half;
+    let y = c2c_axes(x, &half_shape, others, true);
+    let mut full = Vec::with_capacity(shape.iter().product());
+    for block in y.chunks(half * inner) {
+        for k in 0..n {
+            for c in 0..inner {
+                full.push(if k < half { block[k * inner + c] } else { block[(n - k) * inner + c].conj() });
+            }
+        }
+    }
+    c2c_axes(&full, shape, &[h], true).into_iter().map(|v| v.re).collect()
+}
+
 /// Row-by-row half spectra (N/2+1 values) of real rows of `len`, unscaled.
 pub fn r2c(x: &[f64], len: usize) -> Vec<C64> {
     let widened: Vec<C64> = x.iter().map(|&v| C64::new(v, 0.0)).collect();

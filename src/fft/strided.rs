@@ -5,6 +5,12 @@
 //! Value i of row b lies at `offset(b) + i * stride`, with b split into the indices of the
 //! batch dimensions (the first one fastest) and `offset(b) = sum of index_d * stride_d`.
 //! Input and output have their own strides, so a pass may read columns and write rows.
+//!
+//! Real transforms run on the same complex core: a pass may read real values (R2C's first:
+//! the imaginary parts are zero) or a half spectrum (C2R's first: the missing coefficients
+//! are the conjugates of their mirror images), and write real parts (C2R's last) or only the
+//! half spectrum (R2C's last). Each element is still read and written once; the core does
+//! twice the arithmetic of a packed real transform, which memory-bound passes do not feel.
 
 use super::problem::{FftKind, FftProblem, Precision};
 use super::recipe::{complex_bytes, DeviceLimits, FftRecipe};
@@ -34,6 +40,43 @@ pub struct StepTwiddle {
     pub dim: usize,
 }
 
+/// What one side of a pass holds. Strides and offsets count elements of that type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub enum Values {
+    /// Complex values, all of them.
+    #[default]
+    Complex,
+    /// Real values: read with a zero imaginary part, or written as the real part.
+    Real,
+    /// The half spectrum of a real axis: only its coefficients 0..=len/2 are stored.
+    Half(HalfAxis),
+}
+
+/// Where a pass's values lie on the halved axis of a real transform: value i of row b is
+/// coefficient g = i * row + sum of index_d * dims[d] (the batch dimensions' indices), of
+/// `len`. A read of g > len/2 takes conj(X[len - g]), `unit` elements per coefficient away;
+/// a write of g > len/2 is dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HalfAxis {
+    pub len: usize,
+    pub unit: usize,
+    pub row: usize,
+    pub dims: Vec<usize>,
+}
+
+impl HalfAxis {
+    /// Coefficient g of value i of row b, as the kernel computes it (tests and checks).
+    pub fn coefficient(&self, batch: &[BatchDim], b: usize, i: usize) -> usize {
+        let mut rest = b;
+        let mut g = i * self.row;
+        for (d, w) in batch.iter().zip(&self.dims) {
+            g += (rest % d.count) * w;
+            rest /= d.count;
+        }
+        g
+    }
+}
+
 /// How a strided pass addresses global memory (see the module's text).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct StridedIo {
@@ -43,6 +86,10 @@ pub struct StridedIo {
     /// The batch, fastest dimension first; the rows' count is the product of the counts.
     pub batch: Vec<BatchDim>,
     pub twiddle: Option<StepTwiddle>,
+    /// What the input holds and the output receives: complex values, unless the pass is the
+    /// first or last of a real transform.
+    pub input_values: Values,
+    pub output_values: Values,
 }
 
 /// One side (input or output) of a pass: value i of row b at offset(b) + i * stride.
@@ -117,6 +164,14 @@ impl StridedIo {
         if self.input_stride == 0 || self.output_stride == 0 || self.batch.iter().any(|d| d.count == 0) {
             return Err(Error::invalid(format!("strided FFT pass with a zero stride or count: {self:?}")));
         }
+        for values in [&self.input_values, &self.output_values] {
+            match values {
+                Values::Half(h) if h.dims.len() != self.batch.len() || h.len == 0 => {
+                    return Err(Error::invalid(format!("half-spectrum axis {h:?} for a batch of {} dimensions", self.batch.len())));
+                }
+                _ => {}
+            }
+        }
         if let Some(t) = self.twiddle {
             if t.dim >= self.batch.len() || t.len == 0 {
                 return Err(Error::invalid(format!("four-step twiddle of dimension {} in a batch of {}", t.dim, self.batch.len())));
@@ -175,6 +230,8 @@ mod tests {
             output_stride: 1,
             batch: vec![BatchDim { count: 32, input: 1, output: 64 }, BatchDim { count: 3, input: 2048, output: 2048 }],
             twiddle: Some(StepTwiddle { len: 2048, dim: 0 }),
+            input_values: Values::Complex,
+            output_values: Values::Complex,
         };
         assert_eq!(io.input(), SideLayout { stride: 32, dims: vec![(32, 1), (3, 2048)] });
         assert_eq!(io.output(), SideLayout { stride: 1, dims: vec![(96, 64)] });
@@ -188,11 +245,24 @@ mod tests {
 
     #[test]
     fn dimensions_of_one_row_drop_out() {
-        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None };
+        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None, input_values: Values::Real, output_values: Values::Complex };
         assert_eq!(io.input().dims, vec![(1, 0)]);
         assert_eq!(io.span(4, &io.input()), Some(16));
         assert!(io.validate(4).is_ok());
-        let zero = StridedIo { input_stride: 0, ..io };
+        let zero = StridedIo { input_stride: 0, ..io.clone() };
         assert!(zero.validate(4).is_err());
+        let half = StridedIo { output_values: Values::Half(HalfAxis { len: 4, unit: 5, row: 1, dims: vec![] }), ..io };
+        assert!(half.validate(4).unwrap_err().to_string().contains("half-spectrum"));
+    }
+
+    #[test]
+    fn half_axis_coefficients_combine_the_row_and_its_batch_indices() {
+        // Four-step pass A of a C2R axis of 12 = 3 x 4: rows over n2 (weight 3), n1 (weight 1)
+        // the fastest batch dimension, then 5 arrays.
+        let batch = [BatchDim { count: 3, input: 1, output: 4 }, BatchDim { count: 5, input: 7, output: 12 }];
+        let h = HalfAxis { len: 12, unit: 1, row: 3, dims: vec![1, 0] };
+        assert_eq!(h.coefficient(&batch, 0, 0), 0);
+        assert_eq!(h.coefficient(&batch, 2, 3), 11);
+        assert_eq!(h.coefficient(&batch, 3 * 4 + 1, 2), 7);
     }
 }

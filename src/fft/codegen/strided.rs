@@ -15,7 +15,7 @@
 use super::passes::{Sink, Source};
 use super::KernelWriter;
 use crate::fft::recipe::{Core, FftRecipe};
-use crate::fft::strided::{SideLayout, StridedIo};
+use crate::fft::strided::{SideLayout, StridedIo, Values};
 
 /// Distance in shared memory between value i and value i + 1 of a row, in complex values.
 pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
@@ -33,11 +33,14 @@ impl KernelWriter<'_> {
         self.offset_function("input_offset", &input);
         self.offset_function("output_offset", &output);
         self.step_functions(io);
+        self.coefficient_function("input_coefficient", io, &io.input_values);
+        self.coefficient_function("output_coefficient", io, &io.output_values);
         self.value_functions(io);
         let tpb = r.tuning.transforms_per_block;
         let tpt = r.tuning.threads_per_transform;
+        let (in_type, out_type) = (element_type(&io.input_values), element_type(&io.output_values));
         self.w.open(format!(
-            "KERNEL_BLOCK({}) void {}(const GLOBAL cplx* in, GLOBAL cplx* out, const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
+            "KERNEL_BLOCK({}) void {}(const GLOBAL {in_type}* in, GLOBAL {out_type}* out, const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
             r.threads_per_block(),
             r.kernel_name()
         ));
@@ -56,11 +59,13 @@ impl KernelWriter<'_> {
         };
         match input.contiguous_rows() {
             Some(stride) => self.row_loop(load_count, |w| {
-                w.line(format!("SH(row, i) = read_value(in + (first + row) * {stride}u, tables, i, sign);"));
+                w.line(format!("SH(row, i) = read_value(in + (first + row) * {stride}u, tables, input_coefficient(first + row), i, sign);"));
             }),
             None => {
-                self.w.line("const GLOBAL cplx* in_row = in + input_offset(b);");
-                self.own_row(load_count, tpt, |i| format!("SH(s, {i}) = read_value(in_row, tables, {i}, sign);"));
+                self.w.line(format!("const GLOBAL {in_type}* in_row = in + input_offset(b);"));
+                self.w.line("const u64 g0 = input_coefficient(b);");
+                self.w.line("(void)g0;");
+                self.own_row(load_count, tpt, |i| format!("SH(s, {i}) = read_value(in_row, tables, g0, {i}, sign);"));
             }
         }
         self.w.line("BARRIER();");
@@ -69,13 +74,16 @@ impl KernelWriter<'_> {
         let store_count = r.core.len();
         match output.contiguous_rows() {
             Some(stride) => self.row_loop(store_count, |w| {
-                w.line(format!("write_value(out + (first + row) * {stride}u, tables, step_index(first + row), i, SH(row, i), sign, scale);"));
+                w.line(format!(
+                    "write_value(out + (first + row) * {stride}u, tables, step_index(first + row), output_coefficient(first + row), i, SH(row, i), sign, scale);"
+                ));
             }),
             None => {
-                self.w.line("GLOBAL cplx* out_row = out + output_offset(b);");
+                self.w.line(format!("GLOBAL {out_type}* out_row = out + output_offset(b);"));
                 self.w.line("const u64 step = step_index(b);");
-                self.w.line("(void)step;");
-                self.own_row(store_count, tpt, |i| format!("write_value(out_row, tables, step, {i}, SH(s, {i}), sign, scale);"));
+                self.w.line("const u64 k0 = output_coefficient(b);");
+                self.w.line("(void)step; (void)k0;");
+                self.own_row(store_count, tpt, |i| format!("write_value(out_row, tables, step, k0, {i}, SH(s, {i}), sign, scale);"));
             }
         }
         self.w.close();
@@ -133,29 +141,77 @@ impl KernelWriter<'_> {
         }
     }
 
-    /// `read_value(row, tables, i, sign)`, value i of a row of the core's input (Bluestein:
-    /// chirped, zero past the length), and `write_value(row, tables, step, i, v, sign, scale)`,
-    /// which stores value i of the core's output (four-step: twiddled first).
+    /// `u64 name(u64 b)`: row b's part of the coefficients its values hold on a real
+    /// transform's halved axis (see [`crate::fft::strided::HalfAxis`]); 0 where the side is not a half spectrum.
+    fn coefficient_function(&mut self, name: &str, io: &StridedIo, values: &Values) {
+        self.w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
+        match values {
+            Values::Half(h) if h.dims.iter().any(|&w| w != 0) => {
+                self.w.line("u64 g = 0;");
+                let mut below = 1usize;
+                for (d, &weight) in io.batch.iter().zip(&h.dims) {
+                    if weight != 0 && d.count > 1 {
+                        let index = if below == 1 { format!("b % {}u", d.count) } else { format!("(b / {below}u) % {}u", d.count) };
+                        self.w.line(format!("g += ({index}) * {weight}u;"));
+                    }
+                    below *= d.count;
+                }
+                self.w.line("return g;");
+            }
+            _ => {
+                self.w.line("(void)b;").line("return 0;");
+            }
+        }
+        self.w.close();
+    }
+
+    /// `read_value(row, tables, g0, i, sign)`, value i of a row of the core's input (a real
+    /// value; a half spectrum's coefficient g0 + i * row or its mirror image; Bluestein:
+    /// chirped, zero past the length), and `write_value(row, tables, step, k0, i, v, sign,
+    /// scale)`, which stores value i of the core's output (four-step: twiddled first; real:
+    /// its real part; half spectrum: only coefficients up to len/2).
     fn value_functions(&mut self, io: &StridedIo) {
         let stride = |s: usize| if s == 1 { String::new() } else { format!(" * {s}u") };
-        self.w.open("DEVICE_FN cplx read_value(const GLOBAL cplx* row, const GLOBAL cplx* RESTRICT tables, u32 i, real sign)");
-        self.w.line("(void)tables;");
+        let (in_type, out_type) = (element_type(&io.input_values), element_type(&io.output_values));
+        self.w.open(format!("DEVICE_FN cplx read_value(const GLOBAL {in_type}* row, const GLOBAL cplx* RESTRICT tables, u64 g0, u32 i, real sign)"));
+        self.w.line("(void)tables; (void)g0;");
         if let Core::Bluestein { len, .. } = self.r.core {
             self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
         }
-        self.w.line(format!("cplx v = row[(u64)i{}];", stride(io.input_stride)));
+        let at = format!("(u64)i{}", stride(io.input_stride));
+        match &io.input_values {
+            Values::Complex => self.w.line(format!("cplx v = row[{at}];")),
+            Values::Real => self.w.line(format!("cplx v = MAKE_CPLX(row[{at}], 0);   /* a real signal */")),
+            Values::Half(h) => {
+                self.w.line(format!("const u64 g = g0 + (u64)i * {}u;   /* the coefficient this value is */", h.row));
+                self.w.line(format!("cplx v = g <= {}u ? row[{at}]", h.len / 2));
+                self.w.line(format!(
+                    "         : cconj(row[(i64)({at}) - (i64)(2 * g - {}u) * {}]);   /* stored as its mirror image {} - g */",
+                    h.len, h.unit, h.len
+                ))
+            }
+        };
         self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
         match self.r.core {
             Core::Bluestein { .. } => self.w.line(format!("return cmul(v, tables[{}u + i]);   /* times the chirp */", self.tables.chirp)),
             _ => self.w.line("return v;"),
         };
         self.w.close();
-        self.w.open("DEVICE_FN void write_value(GLOBAL cplx* row, const GLOBAL cplx* RESTRICT tables, u64 step, u32 i, cplx v, real sign, real scale)");
-        self.w.line("(void)tables; (void)step;");
+        self.w.open(format!(
+            "DEVICE_FN void write_value(GLOBAL {out_type}* row, const GLOBAL cplx* RESTRICT tables, u64 step, u64 k0, u32 i, cplx v, real sign, real scale)"
+        ));
+        self.w.line("(void)tables; (void)step; (void)k0;");
+        if let Values::Half(h) = &io.output_values {
+            self.w.line(format!("if (k0 + (u64)i * {}u > {}u) return;   /* past the half spectrum */", h.row, h.len / 2));
+        }
         if let Some(tw) = io.twiddle {
             self.w.line(format!("v = cmul(v, step_twiddle(tables, (step * i) % {}u));   /* four-step twiddle */", tw.len));
         }
-        self.w.line(format!("row[(u64)i{}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));", stride(io.output_stride)));
+        let at = format!("(u64)i{}", stride(io.output_stride));
+        match &io.output_values {
+            Values::Real => self.w.line(format!("row[{at}] = v.x * scale;   /* a real signal: the imaginary parts are zero */")),
+            _ => self.w.line(format!("row[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
+        };
         self.w.close();
     }
 
@@ -176,8 +232,47 @@ impl KernelWriter<'_> {
     }
 }
 
+/// The kernel's type of one element of a side.
+fn element_type(values: &Values) -> &'static str {
+    match values {
+        Values::Real => "real",
+        _ => "cplx",
+    }
+}
+
 /// Bits of m that index the four-step twiddle's low table: half of N's, rounded up.
 pub fn step_low_bits(len: usize) -> u32 {
     let bits = usize::BITS - (len.max(2) - 1).leading_zeros();
     bits.div_ceil(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fft::codegen::fft_source;
+    use crate::fft::nd_recipe::FftNdRecipe;
+    use crate::fft::{DeviceLimits, FftNdProblem};
+
+    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+
+    #[test]
+    fn real_passes_read_reals_or_mirrored_coefficients_and_write_what_they_keep() {
+        // C2R of 2^20 in two passes: pass A reads the half spectrum (coefficient n1 + 1024 n2,
+        // n1 the fastest batch dimension), the last writes real parts.
+        let r = FftNdRecipe::design(FftNdProblem::c2r_1d(1 << 20, 1), H200).unwrap();
+        let first = fft_source(&r.passes[0].recipe).body;
+        assert!(first.contains("(const GLOBAL cplx* in, GLOBAL cplx* out"), "{first}");
+        assert!(first.contains("const u64 g = g0 + (u64)i * 1024u;"));
+        assert!(first.contains("cplx v = g <= 524288u ? row[(u64)i * 1024u]"));
+        assert!(first.contains("cconj(row[(i64)((u64)i * 1024u) - (i64)(2 * g - 1048576u) * 1]);"));
+        assert!(first.contains("g += (b % 1024u) * 1u;"));
+        let last = fft_source(&r.passes[1].recipe).body;
+        assert!(last.contains("(const GLOBAL cplx* in, GLOBAL real* out"));
+        assert!(last.contains("= v.x * scale;"));
+        // R2C: reals in, and only coefficients k2 + 1024 k1 <= 2^19 written.
+        let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 20, 1), H200).unwrap();
+        let first = fft_source(&r.passes[0].recipe).body;
+        assert!(first.contains("(const GLOBAL real* in, GLOBAL cplx* out") && first.contains("MAKE_CPLX(row[(u64)i * 1024u], 0)"));
+        let last = fft_source(&r.passes[1].recipe).body;
+        assert!(last.contains("if (k0 + (u64)i * 1024u > 524288u) return;"), "{last}");
+    }
 }

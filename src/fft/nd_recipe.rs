@@ -1,0 +1,461 @@
+//! Planning a multi-dimensional or long transform ([`FftNdProblem`]) as a sequence of
+//! single-launch passes, each one read and one write of the whole array:
+//!
+//! - an axis of length up to [`MAX_SINGLE_LAUNCH_LEN`] takes one pass: contiguous rows for the
+//!   last axis, otherwise a strided pass whose blocks take neighbouring columns;
+//! - a longer axis of length N = N1 N2 takes two (four-step, with the twiddle and the
+//!   transposition folded into the passes): pass A transforms over n2 the values
+//!   x[n1 + N1 n2], multiplies by e^{-2 pi i n1 k2/N} and writes Y[n1, k2] at N2 n1 + k2;
+//!   pass B transforms over n1 and leaves X[k2 + N2 k1] where it read Y[k1, k2].
+//!   Pass B is itself an axis (of length N1, with N2 inner values), split again where that
+//!   is cheaper: strided passes over long rows hold few rows per block and run slowly, so
+//!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]).
+//!
+//! Real transforms: R2C transforms the halved axis first (its first pass reads the reals, its
+//! last writes the half spectrum), then the other axes of the half spectrum in place; C2R
+//! the other axes first, into scratch, then the halved axis (its first pass reads the half
+//! spectrum, its last writes the reals). Values between the passes of the halved axis are
+//! complex and of the array's whole shape, so they live in scratch.
+
+use super::nd::FftNdProblem;
+use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
+use super::recipe::{DeviceLimits, FftRecipe};
+use super::strided::{BatchDim, HalfAxis, StepTwiddle, StridedIo, Values};
+use crate::error::Result;
+use crate::fft::factor::largest_prime_factor;
+
+/// Which buffer a pass reads or writes. In place, Input and Output are the same buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PassBuffer {
+    Input,
+    Output,
+    /// The plan's own complex buffers of the array's size, for passes that cannot write the
+    /// output (four-step passes A; real transforms' complex values between passes).
+    Scratch,
+    SecondScratch,
+}
+
+/// One launch of a multi-pass plan.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FftPass {
+    pub recipe: FftRecipe,
+    pub from: PassBuffer,
+    pub to: PassBuffer,
+}
+
+/// A designed multi-pass transform: plain data, one recipe per launch in order.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FftNdRecipe {
+    pub problem: FftNdProblem,
+    pub passes: Vec<FftPass>,
+}
+
+impl FftNdRecipe {
+    pub fn design(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
+        problem.validate()?;
+        let planner = Planner { precision: problem.precision, limits };
+        let mut passes = Vec::new();
+        let mut costs = SplitCosts::default();
+        let spectrum = problem.spectrum_shape();
+        // Long axes first: out of place, their first pass can then read the input and
+        // write the output, and no scratch is needed for the first of them.
+        let halved = problem.halved_axis();
+        let mut others: Vec<usize> = problem.axes.iter().copied().filter(|&a| Some(a) != halved).collect();
+        others.sort_by_key(|&a| (problem.shape[a] <= MAX_SINGLE_LAUNCH_LEN, std::cmp::Reverse(a)));
+        let in_place = problem.placement == Placement::InPlace;
+        match (problem.kind, halved) {
+            (FftKind::R2C, Some(h)) => {
+                planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false, &mut costs, &mut passes)?;
+                for &a in &others {
+                    planner.plan(AxisJob::complex(&spectrum, a), PassBuffer::Output, PassBuffer::Output, true, &mut costs, &mut passes)?;
+                }
+            }
+            (FftKind::C2R, Some(h)) => {
+                let mut at = PassBuffer::Input;
+                for &a in &others {
+                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Scratch, true, &mut costs, &mut passes)?;
+                    at = PassBuffer::Scratch;
+                }
+                planner.plan(AxisJob::halved(&problem, h), at, PassBuffer::Output, false, &mut costs, &mut passes)?;
+            }
+            _ => {
+                // In place, the input is the output: every pass starts from it.
+                let mut at = if in_place { PassBuffer::Output } else { PassBuffer::Input };
+                for &a in &others {
+                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Output, true, &mut costs, &mut passes)?;
+                    at = PassBuffer::Output;
+                }
+            }
+        }
+        Ok(FftNdRecipe { problem, passes })
+    }
+
+    /// How many scratch buffers (complex, of the shape's size) the passes use: 0, 1 or 2.
+    pub fn scratch_buffers(&self) -> usize {
+        let uses = |b: PassBuffer| self.passes.iter().any(|p| p.from == b || p.to == b);
+        usize::from(uses(PassBuffer::Scratch)) + usize::from(uses(PassBuffer::SecondScratch))
+    }
+
+    /// One line per pass, for logs.
+    pub fn describe(&self) -> String {
+        let p = &self.problem;
+        let mut text = format!("{} {:?} over axes {:?}, {} passes", p.kind, p.shape, p.axes, self.passes.len());
+        for pass in &self.passes {
+            text.push_str(&format!("\n  {:?} -> {:?}: {}", pass.from, pass.to, pass.recipe.describe()));
+        }
+        text
+    }
+}
+
+/// A dimension of the array other than the axis being transformed: `count` indices, and the
+/// distance between them in the input, the output, and the complex values between passes.
+#[derive(Debug, Clone, Copy)]
+struct Dim {
+    count: usize,
+    input: usize,
+    output: usize,
+    middle: usize,
+}
+
+/// An axis to transform, in one pass or several: its points' distance on each side (as
+/// `Dim`), the other dimensions, and what each side holds (complex values, reals, or a half
+/// spectrum whose coefficient weights follow `dims`).
+#[derive(Debug, Clone)]
+struct AxisJob {
+    len: usize,
+    step: Dim,
+    dims: Vec<Dim>,
+    input_values: Values,
+    output_values: Values,
+}
+
+/// Row-major distances between neighbours along each axis of `shape`.
+fn row_major_strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for a in (0..shape.len().saturating_sub(1)).rev() {
+        strides[a] = strides[a + 1] * shape[a + 1];
+    }
+    strides
+}
+
+impl AxisJob {
+    /// Axis `a` of a complex array of `shape`, transformed where it lies.
+    fn complex(shape: &[usize], a: usize) -> Self {
+        let strides = row_major_strides(shape);
+        let same = |count, stride| Dim { count, input: stride, output: stride, middle: stride };
+        let inner: usize = shape[a + 1..].iter().product();
+        let outer: usize = shape[..a].iter().product();
+        AxisJob {
+            len: shape[a],
+            step: same(0, strides[a]),
+            dims: vec![same(inner, 1), same(outer, shape[a] * inner)],
+            input_values: Values::Complex,
+            output_values: Values::Complex,
+        }
+    }
+
+    /// The halved axis `h` of a real transform: reals of `shape` on one side, the half
+    /// spectrum on the other, complex values of `shape` between passes.
+    fn halved(problem: &FftNdProblem, h: usize) -> Self {
+        let n = problem.shape[h];
+        let inner: usize = problem.shape[h + 1..].iter().product();
+        let outer: usize = problem.shape[..h].iter().product();
+        let half = HalfAxis { len: n, unit: inner, row: 1, dims: vec![0, 0] };
+        let (real, spectrum) = (n * inner, (n / 2 + 1) * inner);
+        let (outer_in, outer_out, input_values, output_values) = match problem.kind {
+            FftKind::C2R => (spectrum, real, Values::Half(half), Values::Real),
+            _ => (real, spectrum, Values::Real, Values::Half(half)),
+        };
+        AxisJob {
+            len: n,
+            step: Dim { count: 0, input: inner, output: inner, middle: inner },
+            dims: vec![
+                Dim { count: inner, input: 1, output: 1, middle: 1 },
+                Dim { count: outer, input: outer_in, output: outer_out, middle: real },
+            ],
+            input_values,
+            output_values,
+        }
+    }
+
+    /// The pass over the whole axis, as strided rows.
+    fn io(&self) -> StridedIo {
+        StridedIo {
+            input_stride: self.step.input,
+            output_stride: self.step.output,
+            batch: self.dims.iter().map(|d| BatchDim { count: d.count, input: d.input, output: d.output }).collect(),
+            twiddle: None,
+            input_values: self.input_values.clone(),
+            output_values: self.output_values.clone(),
+        }
+    }
+
+    /// The contiguous single-launch problem this axis is, when its rows are the contiguous
+    /// kernels' layout: values next to each other, rows one after another.
+    fn contiguous(&self, precision: Precision) -> Option<FftProblem> {
+        let plain = |v: &Values| match v {
+            Values::Half(h) => h.row == 1 && h.dims.iter().all(|&w| w == 0),
+            _ => true,
+        };
+        if self.step.input != 1 || self.step.output != 1 || !plain(&self.input_values) || !plain(&self.output_values) {
+            return None;
+        }
+        let n = self.len;
+        let rows: usize = self.dims.iter().map(|d| d.count).product();
+        let problem = match (&self.input_values, &self.output_values) {
+            (Values::Complex, Values::Complex) => FftProblem::c2c(n, rows),
+            (Values::Real, Values::Half(_)) => FftProblem::r2c(n, rows),
+            (Values::Half(_), Values::Real) => FftProblem::c2r(n, rows),
+            _ => return None,
+        };
+        let io = self.io();
+        let (row_in, row_out) = problem.row_elements();
+        let natural = |rows_apart: Option<usize>, want: usize| rows_apart.is_some_and(|d| rows == 1 || d == want);
+        (natural(io.input().contiguous_rows(), row_in) && natural(io.output().contiguous_rows(), row_out)).then_some(problem.precision(precision))
+    }
+
+    /// Four-step split into pass A over `n2` points (its strided rows) and the rest: the
+    /// axis of n1 = len / n2 points, reading what pass A wrote.
+    fn split(&self, n2: usize) -> (StridedIo, AxisJob) {
+        let (n, s) = (self.len, self.step);
+        let n1 = n / n2;
+        // The new dimension goes after those closer together, so that a block's neighbouring
+        // rows stay neighbours in memory.
+        let place = |dims: &[Dim], key: fn(&Dim) -> usize, at: usize| dims.iter().filter(|d| d.count > 1 && key(d) < at).count();
+        // Pass A: x[n1 + N1 n2] (n1 a batch dimension), written to Y[n1, k2] in the middle.
+        let p = place(&self.dims, |d| d.input, s.input);
+        let mut a_dims: Vec<BatchDim> = self.dims.iter().map(|d| BatchDim { count: d.count, input: d.input, output: d.middle }).collect();
+        a_dims.insert(p, BatchDim { count: n1, input: s.input, output: n2 * s.middle });
+        let pass_a = StridedIo {
+            input_stride: n1 * s.input,
+            output_stride: s.middle,
+            batch: a_dims,
+            twiddle: Some(StepTwiddle { len: n, dim: p }),
+            input_values: weighted(&self.input_values, n1, p),
+            output_values: Values::Complex,
+        };
+        // Pass B: Y[k1, k2] over k1, X[k2 + N2 k1] written (k2 a batch dimension).
+        let q = place(&self.dims, |d| d.middle, s.middle);
+        let mut b_dims: Vec<Dim> = self.dims.iter().map(|d| Dim { input: d.middle, ..*d }).collect();
+        b_dims.insert(q, Dim { count: n2, input: s.middle, output: s.output, middle: s.middle });
+        let rest = AxisJob {
+            len: n1,
+            step: Dim { count: 0, input: n2 * s.middle, output: n2 * s.output, middle: n2 * s.middle },
+            dims: b_dims,
+            input_values: Values::Complex,
+            output_values: weighted(&self.output_values, n2, q),
+        };
+        (pass_a, rest)
+    }
+}
+
+/// A half spectrum's coefficients after a split: the row's index now counts `factor` times
+/// more, and the new batch dimension at `at` takes the row's old weight.
+fn weighted(values: &Values, factor: usize, at: usize) -> Values {
+    match values {
+        Values::Half(h) => {
+            let mut dims = h.dims.clone();
+            dims.insert(at, h.row);
+            Values::Half(HalfAxis { row: h.row * factor, dims, ..h.clone() })
+        }
+        other => other.clone(),
+    }
+}
+
+struct Planner {
+    precision: Precision,
+    limits: DeviceLimits,
+}
+
+impl Planner {
+    /// Appends the passes that transform `job` from buffer `from` into `to`. `to` may hold
+    /// the complex values between passes only where `middle_in_to` (it is complex and the
+    /// array's size).
+    fn plan(&self, job: AxisJob, from: PassBuffer, to: PassBuffer, middle_in_to: bool, costs: &mut SplitCosts, passes: &mut Vec<FftPass>) -> Result<()> {
+        let contiguous = job.contiguous(self.precision);
+        let (_, split) = costs.axis(job.len, contiguous.is_none());
+        let Some(n2) = split else {
+            let recipe = match contiguous {
+                Some(problem) => FftRecipe::design(problem, self.limits)?,
+                None => FftRecipe::design_strided(job.len, self.precision, job.io(), self.limits)?,
+            };
+            passes.push(FftPass { recipe, from, to });
+            return Ok(());
+        };
+        // Pass A writes other places than it reads: never into the buffer it reads.
+        let middle = if to != from && middle_in_to {
+            to
+        } else if from != PassBuffer::Scratch {
+            PassBuffer::Scratch
+        } else {
+            PassBuffer::SecondScratch
+        };
+        let (pass_a, rest) = job.split(n2);
+        passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
+        self.plan(rest, middle, to, middle_in_to, costs, passes)
+    }
+}
+
+/// Relative time of one pass of `len` points over the whole array: 1 / its fraction of copy
+/// bandwidth. Strided passes hold 16 rows of up to 512 points per block and ran at 0.91-0.97
+/// of copy on an H200 (`bench fft --suite strided`); longer rows leave room for fewer rows
+/// and ran at 0.67 (1024), 0.50 (2048) and 0.40 (4096). Lengths with a prime factor over 13
+/// run Rader's or Bluestein's algorithm, about twice as slow.
+fn pass_cost(len: usize, strided: bool) -> f64 {
+    let fraction = match (strided, len) {
+        (false, _) => 0.95,
+        (true, ..=512) => 0.93,
+        (true, ..=1024) => 0.67,
+        (true, ..=2048) => 0.50,
+        (true, _) => 0.40,
+    };
+    let algorithm = if largest_prime_factor(len) > 13 { 2.0 } else { 1.0 };
+    algorithm / fraction
+}
+
+/// The cheapest way to transform an axis of each length, remembered: (cost, the length of
+/// pass A when it is split, None for one pass).
+#[derive(Default)]
+struct SplitCosts {
+    known: std::collections::HashMap<(usize, bool), (f64, Option<usize>)>,
+}
+
+impl SplitCosts {
+    fn axis(&mut self, n: usize, strided: bool) -> (f64, Option<usize>) {
+        if let Some(&c) = self.known.get(&(n, strided)) {
+            return c;
+        }
+        let mut best: (f64, Option<usize>) = (f64::INFINITY, None);
+        if n <= MAX_SINGLE_LAUNCH_LEN {
+            best = (pass_cost(n, strided), None);
+        }
+        // Pass A over n2 points (strided), then the rest as a strided axis of n / n2.
+        for n2 in (2..=MAX_SINGLE_LAUNCH_LEN.min(n / 2)).filter(|&d| n.is_multiple_of(d)) {
+            let cost = pass_cost(n2, true) + self.axis(n / n2, true).0;
+            // Ties go to the balanced split: fewer long rows.
+            if cost < best.0 - 1e-9 || (cost < best.0 + 1e-9 && best.1.is_some_and(|b| n2.abs_diff(n / n2) < b.abs_diff(n / b))) {
+                best = (cost, Some(n2));
+            }
+        }
+        self.known.insert((n, strided), best);
+        best
+    }
+}
+
+/// The passes' lengths an axis of `n` points is planned in, in order (pass A's first), and
+/// their relative cost. Empty when `n` has a prime factor over MAX_SINGLE_LAUNCH_LEN.
+pub fn axis_cost(n: usize, strided: bool) -> (f64, Vec<usize>) {
+    let mut costs = SplitCosts::default();
+    let (cost, _) = costs.axis(n, strided);
+    if !cost.is_finite() {
+        return (cost, Vec::new());
+    }
+    let (mut lens, mut rest, mut s) = (Vec::new(), n, strided);
+    while let (_, Some(n2)) = costs.axis(rest, s) {
+        lens.push(n2);
+        rest /= n2;
+        s = true;
+    }
+    lens.push(rest);
+    (cost, lens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+
+    #[test]
+    fn long_axes_split_into_short_strided_passes() {
+        // The last axis runs in one pass up to 4096 points; a strided one up to 1024.
+        assert_eq!(axis_cost(4096, false).1, vec![4096]);
+        assert_eq!(axis_cost(1024, true).1, vec![1024]);
+        assert_eq!(axis_cost(4096, true).1, vec![64, 64]);
+        assert_eq!(axis_cost(8192, false).1.len(), 2);
+        let lens = axis_cost(1 << 24, false).1;
+        assert_eq!(lens.len(), 3, "{lens:?}");
+        assert!(lens.iter().all(|&l| l <= 512));
+        assert_eq!(axis_cost(1 << 27, false).1.iter().product::<usize>(), 1 << 27);
+        // 4097 = 17 x 241: two passes with a large prime factor; 1000003 is prime.
+        assert_eq!(axis_cost(4097, false).1.len(), 2);
+        assert!(axis_cost(1_000_003, false).1.is_empty());
+    }
+
+    #[test]
+    fn passes_read_the_input_once_and_use_scratch_only_when_they_must() {
+        let r = FftNdRecipe::design(FftNdProblem::c2c(&[64, 96, 80], &[0, 1, 2]), H200).unwrap();
+        assert_eq!(r.passes.len(), 3);
+        assert_eq!((r.passes[0].from, r.passes[0].to), (PassBuffer::Input, PassBuffer::Output));
+        assert!(r.passes[1..].iter().all(|p| (p.from, p.to) == (PassBuffer::Output, PassBuffer::Output)));
+        assert!(r.passes[0].recipe.io.is_none(), "the last axis is contiguous rows");
+        assert_eq!(r.scratch_buffers(), 0);
+        let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2), H200).unwrap();
+        assert_eq!(long.passes.len(), 2);
+        assert_eq!((long.passes[0].from, long.passes[0].to, long.passes[1].to), (PassBuffer::Input, PassBuffer::Output, PassBuffer::Output));
+        let in_place = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2).in_place(), H200).unwrap();
+        assert_eq!(in_place.scratch_buffers(), 1);
+        assert!(in_place.passes.iter().all(|p| p.from != PassBuffer::Input && p.to != PassBuffer::Input));
+    }
+
+    #[test]
+    fn four_step_batches_match_the_layout_before_real_transforms() {
+        // Pass A of 2^20 = 1024 x 1024 in 2 rows: columns of 1024 (n1 fastest), written as rows.
+        let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2), H200).unwrap();
+        let a = long.passes[0].recipe.io.as_ref().unwrap();
+        assert_eq!((a.input_stride, a.output_stride), (1024, 1));
+        assert_eq!(a.input().dims, vec![(1024, 1), (2, 1 << 20)]);
+        assert_eq!(a.output().dims, vec![(2048, 1024)], "Y[n1, k2] rows continue into the next transform's");
+        let b = long.passes[1].recipe.io.as_ref().unwrap();
+        assert_eq!((b.input_stride, b.output_stride), (1024, 1024));
+        assert_eq!(b.input().dims, vec![(1024, 1), (2, 1 << 20)]);
+    }
+
+    #[test]
+    fn real_transforms_take_the_halved_axis_first_or_last() {
+        // R2C of the last axis, then the others in place in the output.
+        let r = FftNdRecipe::design(FftNdProblem::r2c(&[40, 30, 64], &[0, 1, 2]), H200).unwrap();
+        assert_eq!(r.passes.len(), 3);
+        assert_eq!(r.passes[0].recipe.problem.kind, FftKind::R2C);
+        assert!(r.passes[0].recipe.io.is_none());
+        assert!(r.passes[1..].iter().all(|p| (p.from, p.to) == (PassBuffer::Output, PassBuffer::Output)));
+        // C2R halving axis 0 (the last named): axis 2 into scratch, then axis 0 into the output.
+        let c = FftNdRecipe::design(FftNdProblem::c2r(&[40, 30, 64], &[2, 0]), H200).unwrap();
+        assert_eq!(c.passes.len(), 2);
+        assert_eq!((c.passes[0].from, c.passes[0].to), (PassBuffer::Input, PassBuffer::Scratch));
+        assert_eq!((c.passes[1].from, c.passes[1].to), (PassBuffer::Scratch, PassBuffer::Output));
+        let io = c.passes[1].recipe.io.as_ref().unwrap();
+        assert!(matches!(io.input_values, Values::Half(_)) && io.output_values == Values::Real);
+        assert_eq!((io.input_stride, io.output_stride), (30 * 64, 30 * 64));
+        assert_eq!(io.input().dims, vec![(30 * 64, 1)]);
+        // A long real axis: complex values of the whole shape between its passes, in scratch.
+        let long = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 24, 1), H200).unwrap();
+        assert_eq!(long.passes.len(), 3);
+        let buffers: Vec<_> = long.passes.iter().map(|p| (p.from, p.to)).collect();
+        assert_eq!(buffers, vec![(PassBuffer::Input, PassBuffer::Scratch), (PassBuffer::Scratch, PassBuffer::SecondScratch), (PassBuffer::SecondScratch, PassBuffer::Output)]);
+        assert_eq!(long.passes[0].recipe.io.as_ref().unwrap().input_values, Values::Real);
+        let Values::Half(h) = &long.passes[2].recipe.io.as_ref().unwrap().output_values else { panic!("the last pass writes the half spectrum") };
+        assert_eq!(h.row * long.passes[2].recipe.problem.len, 1 << 24, "{h:?}");
+    }
+
+    #[test]
+    fn half_spectrum_coefficients_follow_the_four_step_order() {
+        // C2R of 12 = 3 x 4 points: pass A reads coefficient n1 + 3 n2 (n2 its row's index).
+        let job = AxisJob::halved(&FftNdProblem::c2r_1d(12, 2), 1);
+        let (a, rest) = job.split(4);
+        let Values::Half(h) = &a.input_values else { panic!() };
+        for (b, i) in [(0, 0), (1, 2), (2, 3), (4, 1)] {
+            let n1 = b % 3;
+            assert_eq!(h.coefficient(&a.batch, b, i), n1 + 3 * i, "row {b} value {i}");
+        }
+        assert_eq!(rest.output_values, Values::Real);
+        // R2C of 12: the last pass writes X[k2 + 4 k1].
+        let (_, rest) = AxisJob::halved(&FftNdProblem::r2c_1d(12, 2), 1).split(4);
+        let b = rest.io();
+        let Values::Half(w) = &b.output_values else { panic!() };
+        for (row, k1) in [(0, 0), (3, 2), (4, 1), (5, 2)] {
+            let k2 = row % 4;
+            assert_eq!(w.coefficient(&b.batch, row, k1), k2 + 4 * k1, "row {row} value {k1}");
+        }
+    }
+}
