@@ -144,7 +144,7 @@ impl FftNdProblem {
 
     /// The one direction a real transform runs, or None for C2C (both).
     pub fn fixed_direction(&self) -> Option<Direction> {
-        FftProblem { kind: self.kind, ..FftProblem::c2c(1, 1) }.fixed_direction()
+        self.kind.fixed_direction()
     }
 
     /// The factor applied to the output in `direction`, as for one transform of

@@ -3,11 +3,11 @@
 
 use super::nd::FftNdProblem;
 use super::nd_recipe::{FftNdRecipe, PassBuffer};
-use super::plan::{limits, FftPlan};
+use super::plan::{check_buffer, limits, FftPlan};
 use super::problem::{Direction, Placement};
 use super::recipe::complex_bytes;
 use crate::device::{Arg, Device, DeviceBuffer, RawBuffer};
-use crate::element::{Element, ScalarKind};
+use crate::element::Element;
 use crate::error::{Error, Result};
 
 /// A multi-dimensional or long transform ready to run. Usable from several threads: the
@@ -65,10 +65,11 @@ impl FftNdPlan {
         if self.problem().placement == Placement::InPlace {
             return Err(Error::invalid("this FFT plan is in place: call forward_in_place/inverse_in_place, or plan it out of place"));
         }
-        self.check_direction(direction)?;
-        let ((in_len, out_len), (in_kind, out_kind)) = (self.problem().buffer_lens(), self.problem().buffer_kinds());
-        self.check("input", I::KIND, input.len(), in_kind, in_len)?;
-        self.check("output", O::KIND, output.len(), out_kind, out_len)?;
+        let p = self.problem();
+        p.kind.check_direction(direction)?;
+        let ((in_len, out_len), (in_kind, out_kind)) = (p.buffer_lens(), p.buffer_kinds());
+        check_buffer(&format!("{} input", p.kind), I::KIND, input.len(), in_kind, in_len)?;
+        check_buffer(&format!("{} output", p.kind), O::KIND, output.len(), out_kind, out_len)?;
         self.run(direction, input.raw(), output.raw())
     }
 
@@ -77,33 +78,11 @@ impl FftNdPlan {
         if self.problem().placement == Placement::OutOfPlace {
             return Err(Error::invalid("this FFT plan is out of place: call forward/inverse with two buffers, or plan it with .in_place()"));
         }
-        let (len, kind) = (self.problem().buffer_lens().0, self.problem().buffer_kinds().0);
-        self.check("in-place data", T::KIND, data.len(), kind, len)?;
+        let p = self.problem();
+        p.kind.check_direction(direction)?;
+        check_buffer(&format!("{} in-place data", p.kind), T::KIND, data.len(), p.buffer_kinds().0, p.buffer_lens().0)?;
         let raw = data.raw();
         self.run(direction, raw, raw)
-    }
-
-    fn check_direction(&self, direction: Direction) -> Result<()> {
-        match self.problem().fixed_direction() {
-            Some(d) if d != direction => Err(Error::invalid(format!(
-                "{} transforms only run {}: plan {} for the other direction",
-                self.problem().kind,
-                if d == Direction::Forward { "forward" } else { "inverse" },
-                if d == Direction::Forward { "a C2R transform" } else { "an R2C transform" }
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    fn check(&self, what: &str, got: ScalarKind, got_len: usize, kind: ScalarKind, len: usize) -> Result<()> {
-        let p = self.problem();
-        if got != kind {
-            return Err(Error::invalid(format!("FFT {what} holds {got}, but the {} plan needs {kind}", p.kind)));
-        }
-        if got_len != len {
-            return Err(Error::LengthMismatch { what: format!("FFT {what} ({kind}, {} of shape {:?})", p.kind, p.shape), expected: len, got: got_len });
-        }
-        Ok(())
     }
 
     fn run(&self, direction: Direction, input: &RawBuffer, output: &RawBuffer) -> Result<()> {

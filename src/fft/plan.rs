@@ -149,15 +149,7 @@ impl FftPlan {
     }
 
     fn check_direction(&self, direction: Direction) -> Result<()> {
-        match self.recipe.problem.fixed_direction() {
-            Some(d) if d != direction => Err(Error::invalid(format!(
-                "{} transforms only run {}: {}",
-                self.recipe.problem.kind,
-                if d == Direction::Forward { "forward" } else { "inverse" },
-                if d == Direction::Forward { "for the inverse plan a C2R transform" } else { "for the forward plan an R2C transform" }
-            ))),
-            _ => Ok(()),
-        }
+        self.recipe.problem.kind.check_direction(direction)
     }
 
     fn launch(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>) -> Result<()> {
@@ -186,7 +178,8 @@ impl FftPlan {
     }
 }
 
-fn check_buffer(what: &str, got_kind: crate::ScalarKind, got_len: usize, kind: crate::ScalarKind, len: usize) -> Result<()> {
+/// A buffer's element type and length against the plan's.
+pub(crate) fn check_buffer(what: &str, got_kind: crate::ScalarKind, got_len: usize, kind: crate::ScalarKind, len: usize) -> Result<()> {
     if got_kind != kind {
         return Err(Error::invalid(format!("FFT {what} holds {got_kind}, but the plan needs {kind}")));
     }

@@ -218,11 +218,7 @@ impl FftProblem {
 
     /// The one direction a real transform has, or None for C2C (both).
     pub fn fixed_direction(&self) -> Option<Direction> {
-        match self.kind {
-            FftKind::C2C => None,
-            FftKind::R2C => Some(Direction::Forward),
-            FftKind::C2R => Some(Direction::Inverse),
-        }
+        self.kind.fixed_direction()
     }
 
     /// The factor applied to the output in `direction`.
@@ -232,6 +228,29 @@ impl FftProblem {
             (Normalization::None, _) | (Normalization::Backward, Direction::Forward) | (Normalization::Forward, Direction::Inverse) => 1.0,
             (Normalization::Backward, Direction::Inverse) | (Normalization::Forward, Direction::Forward) => 1.0 / n,
             (Normalization::Ortho, _) => 1.0 / n.sqrt(),
+        }
+    }
+}
+
+impl FftKind {
+    /// The one direction a real transform has, or None for C2C (both).
+    pub fn fixed_direction(self) -> Option<Direction> {
+        match self {
+            FftKind::C2C => None,
+            FftKind::R2C => Some(Direction::Forward),
+            FftKind::C2R => Some(Direction::Inverse),
+        }
+    }
+
+    /// Refuses to run a real transform the other way, naming the plan that does.
+    pub(crate) fn check_direction(self, direction: Direction) -> Result<()> {
+        match self.fixed_direction() {
+            Some(d) if d != direction => Err(Error::invalid(format!(
+                "{self} transforms only run {}: {}",
+                if d == Direction::Forward { "forward" } else { "inverse" },
+                if d == Direction::Forward { "for the inverse plan a C2R transform" } else { "for the forward plan an R2C transform" }
+            ))),
+            _ => Ok(()),
         }
     }
 }

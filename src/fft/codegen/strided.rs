@@ -120,11 +120,7 @@ impl KernelWriter<'_> {
         self.w.open("DEVICE_FN u64 step_index(u64 b)");
         match io.twiddle {
             None => self.w.line("(void)b;").line("return 0;"),
-            Some(tw) => {
-                let below: usize = io.batch[..tw.dim].iter().map(|d| d.count).product();
-                let b = if below == 1 { "b".to_string() } else { format!("(b / {below}u)") };
-                self.w.line(format!("return {b} % {}u;   /* the index of batch dimension {} */", io.batch[tw.dim].count, tw.dim))
-            }
+            Some(tw) => self.w.line(format!("return {};   /* the index of batch dimension {} */", batch_index(io, tw.dim), tw.dim)),
         };
         self.w.close();
         if let Some(tw) = io.twiddle {
@@ -148,13 +144,10 @@ impl KernelWriter<'_> {
         match values {
             Values::Half(h) if h.dims.iter().any(|&w| w != 0) => {
                 self.w.line("u64 g = 0;");
-                let mut below = 1usize;
-                for (d, &weight) in io.batch.iter().zip(&h.dims) {
-                    if weight != 0 && d.count > 1 {
-                        let index = if below == 1 { format!("b % {}u", d.count) } else { format!("(b / {below}u) % {}u", d.count) };
-                        self.w.line(format!("g += ({index}) * {weight}u;"));
+                for (d, &weight) in h.dims.iter().enumerate() {
+                    if weight != 0 && io.batch[d].count > 1 {
+                        self.w.line(format!("g += ({}) * {weight}u;", batch_index(io, d)));
                     }
-                    below *= d.count;
                 }
                 self.w.line("return g;");
             }
@@ -230,6 +223,13 @@ impl KernelWriter<'_> {
         self.w.close();
         self.w.close();
     }
+}
+
+/// The expression for row b's index in batch dimension `d` (the first dimension fastest).
+fn batch_index(io: &StridedIo, d: usize) -> String {
+    let below: usize = io.batch[..d].iter().map(|d| d.count).product();
+    let count = io.batch[d].count;
+    if below == 1 { format!("b % {count}u") } else { format!("(b / {below}u) % {count}u") }
 }
 
 /// The kernel's type of one element of a side.
