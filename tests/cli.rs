@@ -205,6 +205,15 @@ fn fft_command_transforms_the_axes_named() {
     let back: Vec<f32> = back.to_vec().unwrap();
     assert!(back.iter().zip(&r).all(|(a, b)| (a - b).abs() < 1e-5));
 
+    // a prime length over one launch (Bluestein over passes), along the default last axis
+    let p: Vec<Complex<f32>> = coalesce::bench::random::random_vec(2 * 4099, 7);
+    NpyArray::new(vec![2, 4099], &p).unwrap().write(path("p.npy")).unwrap();
+    let (ok, out, err) = run(&[&path("p.npy"), &path("q.npy"), "--inverse"]);
+    assert!(ok, "{out}\n{err}");
+    let q = NpyArray::read(path("q.npy")).unwrap();
+    let want: Vec<_> = reference::c2c_axes(&wide(p), &[2, 4099], &[1], true).into_iter().map(|v| v / 4099.0).collect();
+    assert!(reference::relative_l2_error(wide(q.to_vec().unwrap()), want) < 1e-6);
+
     // an axis out of range, and one named twice: errors that say so
     let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--axes", "0,3"]);
     assert!(!ok && err.contains("axis 3 is out of range"), "{err}");

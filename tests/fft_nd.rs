@@ -223,6 +223,37 @@ fn real_transforms_of_every_algorithm_and_beyond_one_launch() {
 }
 
 #[test]
+fn large_prime_factors_by_bluestein_over_passes() {
+    for device in common::devices() {
+        // Primes over the one-launch limit, and a product with one; batched, strided, beside
+        // other axes, in place, scaled, f64.
+        let mut lengths = vec![4099, 8191, 2 * 4099];
+        if common::full() && !common::under_sanitizer() {
+            lengths.extend([65537, 1_000_003, 1_048_583, 3 * 100_003]);
+        }
+        for n in lengths {
+            let batch = if n <= 1 << 16 { 2 } else { 1 };
+            check::<f32>(&device, FftNdProblem::c2c_1d(n, batch));
+        }
+        check::<f32>(&device, FftNdProblem::c2c(&[2, 4099, 3], &[1]));
+        check::<f32>(&device, FftNdProblem::c2c(&[4099, 5], &[0, 1]));
+        check::<f32>(&device, FftNdProblem::c2c(&[3, 4099], &[1, 0]).in_place().norm(Normalization::Ortho));
+        check::<f64>(&device, FftNdProblem::c2c_1d(4099, 2).f64());
+        // Real transforms whose halved axis is such a length, contiguous or strided, and
+        // beside another axis.
+        check_real::<f32>(&device, FftNdProblem::r2c_1d(4099, 2));
+        check_real::<f32>(&device, FftNdProblem::c2r_1d(4099, 2));
+        check_real::<f32>(&device, FftNdProblem::r2c(&[4099, 3], &[1, 0]));
+        check_real::<f32>(&device, FftNdProblem::c2r(&[4099, 3], &[1, 0]));
+        check_real::<f64>(&device, FftNdProblem::c2r(&[3, 4099], &[0, 1]).f64());
+        if common::full() && !common::under_sanitizer() {
+            check_real::<f32>(&device, FftNdProblem::r2c_1d(1_000_003, 1));
+            check_real::<f32>(&device, FftNdProblem::c2r_1d(1_000_003, 1));
+        }
+    }
+}
+
+#[test]
 fn real_round_trip_returns_the_signal() {
     for device in common::devices() {
         let shape = [6, 4100];
@@ -268,8 +299,8 @@ fn bad_buffers_and_problems_are_errors() {
         assert!(err.to_string().contains("out of place"), "{err}");
         let err = FftNdPlan::new(&device, FftNdProblem::c2c(&[3, 3], &[0, 0])).err().expect("a repeated axis is an error");
         assert!(err.to_string().contains("twice"), "{err}");
-        let err = FftNdPlan::new(&device, FftNdProblem::c2c_1d(8191 * 2, 1).precision(Precision::F32)).err().expect("8191 is a prime over 4096");
-        assert!(matches!(err, Error::Unsupported(_)) && err.to_string().contains("8191"), "{err}");
+        let err = FftNdPlan::new(&device, FftNdProblem::c2c_1d((1 << 31) + 11, 1).precision(Precision::F32)).err().expect("Bluestein stops below 2^31");
+        assert!(matches!(err, Error::Unsupported(_)) && err.to_string().contains("2147483659"), "{err}");
     }
 }
 

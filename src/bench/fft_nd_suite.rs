@@ -36,14 +36,16 @@ fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
     (budget(quick) / (elements * bytes)).max(1)
 }
 
-/// Long 1D: powers of two 2^12..2^28 and lengths with large prime factors, f32; powers of two
-/// to 2^24 in f64; R2C f32 powers of two.
+/// Long 1D: powers of two 2^12..2^28, lengths with large prime factors and primes over one
+/// launch (Bluestein), f32; powers of two to 2^24 in f64; R2C f32 powers of two and 10^6 + 3.
 pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     let mut specs = Vec::new();
     let top = if quick { 16 } else { 28 };
     let mut lengths: Vec<(usize, &'static str)> = (12..=top).map(|k| (1usize << k, "powers of two")).collect();
     if !quick {
         lengths.extend([(100_000, "other"), (999_999, "other"), (1_000_000, "other"), (4093 * 4091, "two large primes"), (4097 * 17, "other")]);
+        // Prime factors over one launch: Bluestein over passes.
+        lengths.extend([(65_537, "large prime"), (1_000_003, "large prime"), (1_048_583, "large prime"), (3 * 100_003, "large prime")]);
     }
     for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
         for &(n, group) in &lengths {
@@ -59,6 +61,11 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
         let n = 1usize << k;
         let batch = batch_for(quick, n, 4);
         specs.push((format!("r2c {n} x{batch} f32"), "r2c powers of two".into(), FftNdProblem::r2c_1d(n, batch), vec![n], batch));
+    }
+    if !quick {
+        let n = 1_000_003;
+        let batch = batch_for(quick, n, 4);
+        specs.push((format!("r2c {n} x{batch} f32"), "r2c large prime".into(), FftNdProblem::r2c_1d(n, batch), vec![n], batch));
     }
     specs
 }

@@ -1,7 +1,7 @@
 //! Multi-dimensional and long transforms, what is asked: complex to complex, real to half
 //! spectrum and back, over any axes of a row-major array (numpy.fft.fftn, rfftn and irfftn
-//! with `axes`), every axis as long as its prime factors allow. Planned in nd_recipe.rs as a
-//! sequence of single-launch passes.
+//! with `axes`), every axis of any length (up to 2^31 - 1 where a prime factor is over
+//! 4096). Planned in nd_recipe.rs as a sequence of single-launch passes.
 
 use super::problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::complex_bytes;
@@ -187,13 +187,20 @@ impl FftNdProblem {
         }
         for &a in &self.axes {
             let n = self.shape[a];
-            if largest_prime_factor(n) > MAX_SINGLE_LAUNCH_LEN {
+            if largest_prime_factor(n) <= MAX_SINGLE_LAUNCH_LEN {
+                continue;
+            }
+            // Bluestein over passes: the axis padded to under 4n points in scratch, and its
+            // chirp's index squared in 64 bits.
+            if n >= 1 << 31 {
                 return Err(Error::Unsupported(format!(
-                    "axis {a} has length {n}, whose prime factor {} is over {MAX_SINGLE_LAUNCH_LEN}: this version transforms lengths \
-                     whose prime factors are at most {MAX_SINGLE_LAUNCH_LEN}, in passes of up to {MAX_SINGLE_LAUNCH_LEN} points \
-                     (Bluestein over passes, for the others, is not done yet)",
+                    "axis {a} has length {n}, whose prime factor {} is over {MAX_SINGLE_LAUNCH_LEN}: such lengths are transformed by \
+                     Bluestein's algorithm, up to 2^31 - 1 points",
                     largest_prime_factor(n)
                 )));
+            }
+            if count.and_then(|c| (c / n).checked_mul(4 * n)).and_then(|c| c.checked_mul(bytes)).is_none_or(|b| b > isize::MAX as usize) {
+                return Err(Error::SizeOverflow { count: self.shape.iter().map(|&n| n as u64).product::<u64>() * 4, elem_size: bytes });
             }
         }
         Ok(())
@@ -226,7 +233,8 @@ mod tests {
         assert!(err(FftNdProblem::c2c(&[4, 4], &[1, 1])).contains("twice"));
         assert!(err(FftNdProblem::c2c(&[4, 4], &[])).contains("no axes"));
         assert!(err(FftNdProblem::c2c(&[], &[0])).contains("no axes"));
-        assert!(err(FftNdProblem::c2c_1d(1_000_003, 1)).contains("prime factor 1000003"));
+        assert!(FftNdProblem::c2c_1d(1_000_003, 1).validate().is_ok());
+        assert!(err(FftNdProblem::c2c_1d((1 << 31) + 11, 1)).contains("prime factor 2147483659"));
         assert!(err(FftNdProblem::r2c(&[4, 4], &[0]).in_place()).contains("out of place"));
         assert!(matches!(FftNdProblem::c2c(&[1 << 40, 1 << 40], &[0]).validate(), Err(Error::SizeOverflow { .. })));
     }

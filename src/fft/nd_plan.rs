@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 pub struct FftNdPlan {
     recipe: FftNdRecipe,
     passes: Vec<FftPlan>,
-    /// Complex buffers of the shape's size, as many as the passes use.
+    /// Complex buffers of `recipe.scratch_len` values, as many as the passes use.
     scratch: Vec<DeviceBuffer<u8>>,
 }
 
@@ -29,7 +29,7 @@ impl FftNdPlan {
     /// Builds a designed recipe, compiling its passes' kernels on all host cores.
     pub fn from_recipe(device: &Device, recipe: FftNdRecipe) -> Result<Self> {
         let passes = FftPlan::from_recipes(device, recipe.passes.iter().map(|p| p.recipe.clone()).collect())?;
-        let bytes = recipe.problem.len() * complex_bytes(recipe.problem.precision) as usize;
+        let bytes = recipe.scratch_len * complex_bytes(recipe.problem.precision) as usize;
         let scratch = (0..recipe.scratch_buffers()).map(|_| device.alloc::<u8>(bytes)).collect::<Result<Vec<_>>>()?;
         Ok(FftNdPlan { recipe, passes, scratch })
     }

@@ -9,7 +9,11 @@
 //!   pass B transforms over n1 and leaves X[k2 + N2 k1] where it read Y[k1, k2].
 //!   Pass B is itself an axis (of length N1, with N2 inner values), split again where that
 //!   is cheaper: strided passes over long rows hold few rows per block and run slowly, so
-//!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]).
+//!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]);
+//! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
+//!   passes: two transforms of a smooth length m >= 2N - 1, each split as above, through a
+//!   scratch copy of the array padded to m along the axis; the chirps, the zero padding and
+//!   the filter's product ride on their first read and last writes ([`Chirp`]).
 //!
 //! Real transforms: R2C transforms the halved axis first (its first pass reads the reals, its
 //! last writes the half spectrum), then the other axes of the half spectrum in place; C2R
@@ -20,9 +24,9 @@
 use super::nd::FftNdProblem;
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe};
-use super::strided::{BatchDim, HalfAxis, StepTwiddle, StridedIo, Values};
+use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
-use crate::fft::factor::largest_prime_factor;
+use crate::fft::factor::{is_smooth, largest_prime_factor};
 
 /// Which buffer a pass reads or writes. In place, Input and Output are the same buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,14 +52,15 @@ pub struct FftPass {
 pub struct FftNdRecipe {
     pub problem: FftNdProblem,
     pub passes: Vec<FftPass>,
+    /// Complex values each scratch buffer holds: the array's size, or more where Bluestein
+    /// pads an axis to its convolution's length.
+    pub scratch_len: usize,
 }
 
 impl FftNdRecipe {
     pub fn design(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        let planner = Planner { precision: problem.precision, limits };
-        let mut passes = Vec::new();
-        let mut costs = SplitCosts::default();
+        let mut planner = Planner { precision: problem.precision, limits, costs: SplitCosts::default(), passes: Vec::new(), scratch_len: problem.len() };
         let spectrum = problem.spectrum_shape();
         // Long axes first: out of place, their first pass can then read the input and
         // write the output, and no scratch is needed for the first of them.
@@ -65,32 +70,32 @@ impl FftNdRecipe {
         let in_place = problem.placement == Placement::InPlace;
         match (problem.kind, halved) {
             (FftKind::R2C, Some(h)) => {
-                planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false, &mut costs, &mut passes)?;
+                planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
                 for &a in &others {
-                    planner.plan(AxisJob::complex(&spectrum, a), PassBuffer::Output, PassBuffer::Output, true, &mut costs, &mut passes)?;
+                    planner.plan(AxisJob::complex(&spectrum, a), PassBuffer::Output, PassBuffer::Output, true)?;
                 }
             }
             (FftKind::C2R, Some(h)) => {
                 let mut at = PassBuffer::Input;
                 for &a in &others {
-                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Scratch, true, &mut costs, &mut passes)?;
+                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
                 }
-                planner.plan(AxisJob::halved(&problem, h), at, PassBuffer::Output, false, &mut costs, &mut passes)?;
+                planner.plan(AxisJob::halved(&problem, h), at, PassBuffer::Output, false)?;
             }
             _ => {
                 // In place, the input is the output: every pass starts from it.
                 let mut at = if in_place { PassBuffer::Output } else { PassBuffer::Input };
                 for &a in &others {
-                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Output, true, &mut costs, &mut passes)?;
+                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Output, true)?;
                     at = PassBuffer::Output;
                 }
             }
         }
-        Ok(FftNdRecipe { problem, passes })
+        Ok(FftNdRecipe { problem, passes: planner.passes, scratch_len: planner.scratch_len })
     }
 
-    /// How many scratch buffers (complex, of the shape's size) the passes use: 0, 1 or 2.
+    /// How many scratch buffers (complex, of `scratch_len` values) the passes use: 0, 1 or 2.
     pub fn scratch_buffers(&self) -> usize {
         let uses = |b: PassBuffer| self.passes.iter().any(|p| p.from == b || p.to == b);
         usize::from(uses(PassBuffer::Scratch)) + usize::from(uses(PassBuffer::SecondScratch))
@@ -127,6 +132,9 @@ struct AxisJob {
     dims: Vec<Dim>,
     input_values: Values,
     output_values: Values,
+    /// Bluestein over passes: the chirp or filter its first read or last writes apply.
+    input_chirp: Option<Chirp>,
+    output_chirp: Option<Chirp>,
 }
 
 /// Row-major distances between neighbours along each axis of `shape`.
@@ -151,6 +159,8 @@ impl AxisJob {
             dims: vec![same(inner, 1), same(outer, shape[a] * inner)],
             input_values: Values::Complex,
             output_values: Values::Complex,
+            input_chirp: None,
+            output_chirp: None,
         }
     }
 
@@ -160,7 +170,7 @@ impl AxisJob {
         let n = problem.shape[h];
         let inner: usize = problem.shape[h + 1..].iter().product();
         let outer: usize = problem.shape[..h].iter().product();
-        let half = HalfAxis { len: n, unit: inner, row: 1, dims: vec![0, 0] };
+        let half = HalfAxis { len: n, unit: inner, at: AxisIndex::whole(2) };
         let (real, spectrum) = (n * inner, (n / 2 + 1) * inner);
         let (outer_in, outer_out, input_values, output_values) = match problem.kind {
             FftKind::C2R => (spectrum, real, Values::Half(half), Values::Real),
@@ -175,6 +185,8 @@ impl AxisJob {
             ],
             input_values,
             output_values,
+            input_chirp: None,
+            output_chirp: None,
         }
     }
 
@@ -187,6 +199,8 @@ impl AxisJob {
             twiddle: None,
             input_values: self.input_values.clone(),
             output_values: self.output_values.clone(),
+            input_chirp: self.input_chirp.clone(),
+            output_chirp: self.output_chirp.clone(),
         }
     }
 
@@ -194,10 +208,10 @@ impl AxisJob {
     /// kernels' layout: values next to each other, rows one after another.
     fn contiguous(&self, precision: Precision) -> Option<FftProblem> {
         let plain = |v: &Values| match v {
-            Values::Half(h) => h.row == 1 && h.dims.iter().all(|&w| w == 0),
+            Values::Half(h) => h.at.is_row(),
             _ => true,
         };
-        if self.step.input != 1 || self.step.output != 1 || !plain(&self.input_values) || !plain(&self.output_values) {
+        if self.input_chirp.is_some() || self.output_chirp.is_some() || self.step.input != 1 || self.step.output != 1 || !plain(&self.input_values) || !plain(&self.output_values) {
             return None;
         }
         let n = self.len;
@@ -233,6 +247,8 @@ impl AxisJob {
             twiddle: Some(StepTwiddle { len: n, dim: p }),
             input_values: weighted(&self.input_values, n1, p),
             output_values: Values::Complex,
+            input_chirp: self.input_chirp.as_ref().map(|c| Chirp { at: c.at.split(n1, p), ..c.clone() }),
+            output_chirp: None,
         };
         // Pass B: Y[k1, k2] over k1, X[k2 + N2 k1] written (k2 a batch dimension).
         let q = place(&self.dims, |d| d.middle, s.middle);
@@ -244,42 +260,78 @@ impl AxisJob {
             dims: b_dims,
             input_values: Values::Complex,
             output_values: weighted(&self.output_values, n2, q),
+            input_chirp: None,
+            output_chirp: self.output_chirp.as_ref().map(|c| Chirp { at: c.at.split(n2, q), ..c.clone() }),
         };
         (pass_a, rest)
     }
+
+    /// Bluestein over passes: the axis as two forward transforms of `m` points (a cyclic
+    /// convolution, see [`Chirp`]), the first from this job's input into a copy of the array
+    /// padded to `m` along the axis (the chirp on its first read, the filter on its last
+    /// writes), the second from there to this job's output (the chirp on its last writes).
+    /// Between and within them the values lie in that padded copy.
+    fn bluestein(&self, m: usize) -> (AxisJob, AxisJob) {
+        let (n, s) = (self.len, self.step);
+        // Dimensions outside the axis (further apart than its step) move m/n times further.
+        let padded = |stride: usize| if stride > s.middle { stride / n * m } else { stride };
+        let chirp = |step| Chirp { step, len: n, conv_len: m, at: AxisIndex::whole(self.dims.len()) };
+        let first = AxisJob {
+            len: m,
+            step: Dim { output: s.middle, ..s },
+            dims: self.dims.iter().map(|d| Dim { output: padded(d.middle), middle: padded(d.middle), ..*d }).collect(),
+            input_values: self.input_values.clone(),
+            output_values: Values::Complex,
+            input_chirp: Some(chirp(ChirpStep::Signal)),
+            output_chirp: Some(chirp(ChirpStep::Filter)),
+        };
+        let second = AxisJob {
+            len: m,
+            step: Dim { input: s.middle, ..s },
+            dims: self.dims.iter().map(|d| Dim { input: padded(d.middle), middle: padded(d.middle), ..*d }).collect(),
+            input_values: Values::Complex,
+            output_values: self.output_values.clone(),
+            input_chirp: None,
+            output_chirp: Some(chirp(ChirpStep::Spectrum)),
+        };
+        (first, second)
+    }
 }
 
-/// A half spectrum's coefficients after a split: the row's index now counts `factor` times
-/// more, and the new batch dimension at `at` takes the row's old weight.
+/// A half spectrum's coefficients after a split (see [`AxisIndex::split`]).
 fn weighted(values: &Values, factor: usize, at: usize) -> Values {
     match values {
-        Values::Half(h) => {
-            let mut dims = h.dims.clone();
-            dims.insert(at, h.row);
-            Values::Half(HalfAxis { row: h.row * factor, dims, ..h.clone() })
-        }
+        Values::Half(h) => Values::Half(HalfAxis { at: h.at.split(factor, at), ..h.clone() }),
         other => other.clone(),
     }
 }
 
+/// Appends the passes of one axis after another, remembering split costs and how much
+/// scratch they need.
 struct Planner {
     precision: Precision,
     limits: DeviceLimits,
+    costs: SplitCosts,
+    passes: Vec<FftPass>,
+    scratch_len: usize,
 }
 
 impl Planner {
     /// Appends the passes that transform `job` from buffer `from` into `to`. `to` may hold
-    /// the complex values between passes only where `middle_in_to` (it is complex and the
-    /// array's size).
-    fn plan(&self, job: AxisJob, from: PassBuffer, to: PassBuffer, middle_in_to: bool, costs: &mut SplitCosts, passes: &mut Vec<FftPass>) -> Result<()> {
+    /// the complex values between passes only where `middle_in_to` (it is complex and as
+    /// large as the scratch).
+    fn plan(&mut self, job: AxisJob, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
+        if largest_prime_factor(job.len) > MAX_SINGLE_LAUNCH_LEN {
+            return self.plan_bluestein(job, from, to);
+        }
         let contiguous = job.contiguous(self.precision);
-        let (_, split) = costs.axis(job.len, contiguous.is_none());
+        let (_, split) = self.costs.axis(job.len, contiguous.is_none());
         let Some(n2) = split else {
             let recipe = match contiguous {
                 Some(problem) => FftRecipe::design(problem, self.limits)?,
                 None => FftRecipe::design_strided(job.len, self.precision, job.io(), self.limits)?,
             };
-            passes.push(FftPass { recipe, from, to });
+            self.passes.push(FftPass { recipe, from, to });
             return Ok(());
         };
         // Pass A writes other places than it reads: never into the buffer it reads.
@@ -291,8 +343,20 @@ impl Planner {
             PassBuffer::SecondScratch
         };
         let (pass_a, rest) = job.split(n2);
-        passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
-        self.plan(rest, middle, to, middle_in_to, costs, passes)
+        self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
+        self.plan(rest, middle, to, middle_in_to)
+    }
+
+    /// An axis whose prime factor is too large for one launch: its convolution's two
+    /// transforms, through a scratch buffer padded along the axis.
+    fn plan_bluestein(&mut self, job: AxisJob, from: PassBuffer, to: PassBuffer) -> Result<()> {
+        let m = self.costs.bluestein_len(job.len);
+        let rows: usize = job.dims.iter().map(|d| d.count).product();
+        self.scratch_len = self.scratch_len.max(rows * m);
+        let (first, second) = job.bluestein(m);
+        let padded = if from == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch };
+        self.plan(first, from, padded, true)?;
+        self.plan(second, padded, to, false)
     }
 }
 
@@ -339,6 +403,27 @@ impl SplitCosts {
         }
         self.known.insert((n, strided), best);
         best
+    }
+}
+
+impl SplitCosts {
+    /// The length of Bluestein's convolution for an axis of `n` points: among the 7-smooth
+    /// lengths from 2n - 1 to a quarter more, and the next power of two, the one whose passes
+    /// move the fewest bytes by [`pass_cost`] (length x cost, the smaller length on ties).
+    /// Longer ones would need a pass fewer to pay off, which a quarter more length buys
+    /// already; searching to the power of two took a second and a half at 10^6 points.
+    fn bluestein_len(&mut self, n: usize) -> usize {
+        let lo = 2 * n - 1;
+        let pow2 = lo.next_power_of_two();
+        let candidates = (lo..=pow2.min(lo + lo / 4)).filter(|&m| is_smooth(m, 7)).chain([pow2]);
+        let mut best = (f64::INFINITY, pow2);
+        for m in candidates {
+            let c = self.axis(m, true).0 * m as f64;
+            if c < best.0 - 1e-9 {
+                best = (c, m);
+            }
+        }
+        best.1
     }
 }
 
@@ -435,7 +520,7 @@ mod tests {
         assert_eq!(buffers, vec![(PassBuffer::Input, PassBuffer::Scratch), (PassBuffer::Scratch, PassBuffer::SecondScratch), (PassBuffer::SecondScratch, PassBuffer::Output)]);
         assert_eq!(long.passes[0].recipe.io.as_ref().unwrap().input_values, Values::Real);
         let Values::Half(h) = &long.passes[2].recipe.io.as_ref().unwrap().output_values else { panic!("the last pass writes the half spectrum") };
-        assert_eq!(h.row * long.passes[2].recipe.problem.len, 1 << 24, "{h:?}");
+        assert_eq!(h.at.row * long.passes[2].recipe.problem.len, 1 << 24, "{h:?}");
     }
 
     #[test]
@@ -446,7 +531,7 @@ mod tests {
         let Values::Half(h) = &a.input_values else { panic!() };
         for (b, i) in [(0, 0), (1, 2), (2, 3), (4, 1)] {
             let n1 = b % 3;
-            assert_eq!(h.coefficient(&a.batch, b, i), n1 + 3 * i, "row {b} value {i}");
+            assert_eq!(h.at.of(&a.batch, b, i), n1 + 3 * i, "row {b} value {i}");
         }
         assert_eq!(rest.output_values, Values::Real);
         // R2C of 12: the last pass writes X[k2 + 4 k1].
@@ -455,7 +540,47 @@ mod tests {
         let Values::Half(w) = &b.output_values else { panic!() };
         for (row, k1) in [(0, 0), (3, 2), (4, 1), (5, 2)] {
             let k2 = row % 4;
-            assert_eq!(w.coefficient(&b.batch, row, k1), k2 + 4 * k1, "row {row} value {k1}");
+            assert_eq!(w.at.of(&b.batch, row, k1), k2 + 4 * k1, "row {row} value {k1}");
         }
+    }
+
+    #[test]
+    fn large_prime_factors_run_bluestein_through_padded_scratch() {
+        let r = FftNdRecipe::design(FftNdProblem::c2c_1d(4099, 2), H200).unwrap();
+        let m = r.scratch_len / 2;
+        assert!(m >= 2 * 4099 - 1 && is_smooth(m, 7), "{m}");
+        let chirps: Vec<_> = r.passes.iter().map(|p| {
+            let io = p.recipe.io.as_ref().unwrap();
+            (io.input_chirp.as_ref().map(|c| c.step), io.output_chirp.as_ref().map(|c| c.step))
+        }).collect();
+        // Two transforms of m points, each in two passes: chirp in, filter out, chirp out.
+        assert_eq!(chirps, vec![(Some(ChirpStep::Signal), None), (None, Some(ChirpStep::Filter)), (None, None), (None, Some(ChirpStep::Spectrum))]);
+        let buffers: Vec<_> = r.passes.iter().map(|p| (p.from, p.to)).collect();
+        use PassBuffer::*;
+        assert_eq!(buffers, vec![(Input, Scratch), (Scratch, Scratch), (Scratch, SecondScratch), (SecondScratch, Output)]);
+        // Every index of the convolution is read once by the first pass and written once by
+        // the last; only those under 4099 touch the signal and the spectrum.
+        for (pass, read) in [(&r.passes[0], true), (&r.passes[3], false)] {
+            let io = pass.recipe.io.as_ref().unwrap();
+            let at = if read { &io.input_chirp } else { &io.output_chirp }.clone().unwrap().at;
+            let mut seen = vec![0; 2 * m];
+            for b in 0..io.rows() {
+                for i in 0..pass.recipe.problem.len {
+                    seen[at.of(&io.batch, b, i) + m * (b / (io.rows() / 2))] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&c| c == 1), "{:?}", io);
+        }
+        // C2R halving a prime axis after another: from scratch, so the padded copy is the second.
+        let c = FftNdRecipe::design(FftNdProblem::c2r(&[3, 4099], &[0, 1]), H200).unwrap();
+        assert_eq!((c.passes[0].from, c.passes[0].to), (Input, Scratch));
+        assert_eq!((c.passes[1].from, c.passes[1].to), (Scratch, SecondScratch));
+        assert_eq!(c.passes.last().unwrap().to, Output);
+        assert!(matches!(c.passes[1].recipe.io.as_ref().unwrap().input_values, Values::Half(_)));
+        assert!(c.scratch_len >= 3 * (2 * 4099 - 1));
+        // 10^6 + 3 is prime: a convolution of about 2 x 10^6 in three passes each way.
+        let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1_000_003, 1), H200).unwrap();
+        assert!(long.scratch_len >= 2_000_005 && long.scratch_len <= 2_500_000, "{}", long.scratch_len);
+        assert_eq!(long.passes.len(), 6);
     }
 }

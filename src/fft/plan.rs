@@ -7,6 +7,7 @@ use num_complex::Complex;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
+use super::strided::ChirpStep;
 use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, unit_root};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::element::Element;
@@ -195,6 +196,15 @@ pub fn limits(device: &Device) -> DeviceLimits {
     DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block }
 }
 
+/// e^{-2 pi i m/n} for m < n as two tables, by the low bits of m and by the high bits, so
+/// that they hold about 2 sqrt(n) values instead of n (codegen's `step_twiddle`).
+fn step_tables(n: usize) -> Vec<Complex<f64>> {
+    let bits = super::codegen::step_low_bits(n);
+    let (low, high) = super::codegen::step_table_lens(n);
+    let low = (0..low as u64).map(|m| unit_root(m, n as u64));
+    low.chain((0..high as u64).map(|h| unit_root(h << bits, n as u64))).collect()
+}
+
 /// The plan's tables, computed in f64 and rounded to the kernel's precision, in one buffer.
 fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>> {
     let layout = TableLayout::of(recipe);
@@ -220,10 +230,14 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
         values.extend(indices);
     }
     if let Some(step) = recipe.io.as_ref().and_then(|io| io.twiddle) {
-        let (n, bits) = (step.len as u64, super::codegen::step_low_bits(step.len));
-        let (low, high) = super::codegen::step_table_lens(step.len);
-        values.extend((0..low as u64).map(|m| unit_root(m, n)));
-        values.extend((0..high as u64).map(|h| unit_root(h << bits, n)));
+        values.extend(step_tables(step.len));
+    }
+    let chirps = || recipe.io.iter().flat_map(|io| io.chirps());
+    if let Some(c) = chirps().find(|c| c.step != ChirpStep::Filter) {
+        values.extend(step_tables(2 * c.len));
+    }
+    if let Some(c) = chirps().find(|c| c.step == ChirpStep::Filter) {
+        values.extend(bluestein_filter_spectrum(c.len, c.conv_len));
     }
     debug_assert_eq!(values.len(), layout.total);
     if values.is_empty() {

@@ -52,21 +52,23 @@ pub enum Values {
     Half(HalfAxis),
 }
 
-/// Where a pass's values lie on the halved axis of a real transform: value i of row b is
-/// coefficient g = i * row + sum of index_d * dims[d] (the batch dimensions' indices), of
-/// `len`. A read of g > len/2 takes conj(X[len - g]), `unit` elements per coefficient away;
-/// a write of g > len/2 is dropped.
+/// Where value i of row b lies along the whole axis a pass helps transform: a four-step
+/// split scatters that index over the row and some batch dimensions, as
+/// g = i * row + sum of index_d * dims[d] (index_d: row b's index in batch dimension d).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct HalfAxis {
-    pub len: usize,
-    pub unit: usize,
+pub struct AxisIndex {
     pub row: usize,
     pub dims: Vec<usize>,
 }
 
-impl HalfAxis {
-    /// Coefficient g of value i of row b, as the kernel computes it (tests and checks).
-    pub fn coefficient(&self, batch: &[BatchDim], b: usize, i: usize) -> usize {
+impl AxisIndex {
+    /// The axis itself, as the rows of a pass with `dims` batch dimensions across it.
+    pub fn whole(dims: usize) -> Self {
+        AxisIndex { row: 1, dims: vec![0; dims] }
+    }
+
+    /// g of value i of row b, as the kernel computes it (tests and checks).
+    pub fn of(&self, batch: &[BatchDim], b: usize, i: usize) -> usize {
         let mut rest = b;
         let mut g = i * self.row;
         for (d, w) in batch.iter().zip(&self.dims) {
@@ -75,6 +77,55 @@ impl HalfAxis {
         }
         g
     }
+
+    /// After a four-step split of the row: its index counts `factor` times more, and the
+    /// new batch dimension at `at` takes the row's old weight.
+    pub fn split(&self, factor: usize, at: usize) -> Self {
+        let mut dims = self.dims.clone();
+        dims.insert(at, self.row);
+        AxisIndex { row: self.row * factor, dims }
+    }
+
+    /// Whether g is just the value's index in its row.
+    pub fn is_row(&self) -> bool {
+        self.row == 1 && self.dims.iter().all(|&w| w == 0)
+    }
+}
+
+/// Where a pass's values lie on the halved axis of a real transform: value i of row b is
+/// coefficient g = `at`.of(b, i) of `len`. A read of g > len/2 takes conj(X[len - g]), `unit`
+/// elements per coefficient away; a write of g > len/2 is dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HalfAxis {
+    pub len: usize,
+    pub unit: usize,
+    pub at: AxisIndex,
+}
+
+/// Bluestein's algorithm over passes, for an axis of `len` points whose prime factor is too
+/// large for one launch. Its DFT is X[k] = c[k] (sum of x[n] c[n] conj(c[k - n])), c[n] =
+/// e^{-pi i n^2/len}: a cyclic convolution of `conv_len` points (a smooth length of at least
+/// 2 len - 1), run as two forward transforms of conv_len points. The pointwise steps ride on
+/// the first read and the last writes of their passes; `at` gives each value's index g along
+/// the convolution's axis.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Chirp {
+    pub step: ChirpStep,
+    pub len: usize,
+    pub conv_len: usize,
+    pub at: AxisIndex,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ChirpStep {
+    /// The first read: x[g] c[g] for g < len, zero for the padding past it.
+    Signal,
+    /// The first transform's last write: conj(V[g] B[g]), B the filter's spectrum divided by
+    /// conv_len (`tables::bluestein_filter_spectrum`). The conjugate turns the second forward
+    /// transform into the inverse one.
+    Filter,
+    /// The second transform's last write: conj(v[g]) c[g] for g < len; the rest is dropped.
+    Spectrum,
 }
 
 /// How a strided pass addresses global memory (see the module's text).
@@ -90,6 +141,10 @@ pub struct StridedIo {
     /// first or last of a real transform.
     pub input_values: Values,
     pub output_values: Values,
+    /// Bluestein over passes: the chirp on the first pass's reads (`ChirpStep::Signal`), the
+    /// filter or the chirp on the last passes' writes.
+    pub input_chirp: Option<Chirp>,
+    pub output_chirp: Option<Chirp>,
 }
 
 /// One side (input or output) of a pass: value i of row b at offset(b) + i * stride.
@@ -138,6 +193,11 @@ impl StridedIo {
         SideLayout { stride, dims }
     }
 
+    /// The Bluestein steps this pass takes: on its reads, then on its writes.
+    pub fn chirps(&self) -> impl Iterator<Item = &Chirp> {
+        self.input_chirp.iter().chain(&self.output_chirp)
+    }
+
     /// Rows taken next to each other in a block are consecutive in the fastest batch
     /// dimension: `count` of them, at most.
     pub fn fastest_count(&self) -> usize {
@@ -166,10 +226,21 @@ impl StridedIo {
         }
         for values in [&self.input_values, &self.output_values] {
             match values {
-                Values::Half(h) if h.dims.len() != self.batch.len() || h.len == 0 => {
+                Values::Half(h) if h.at.dims.len() != self.batch.len() || h.len == 0 => {
                     return Err(Error::invalid(format!("half-spectrum axis {h:?} for a batch of {} dimensions", self.batch.len())));
                 }
                 _ => {}
+            }
+        }
+        for (chirp, values, read) in [(&self.input_chirp, &self.input_values, true), (&self.output_chirp, &self.output_values, false)] {
+            let Some(c) = chirp else { continue };
+            // One index per side: a half spectrum's coefficient is the chirp's g.
+            let same_index = match values {
+                Values::Half(h) => h.at == c.at,
+                _ => true,
+            };
+            if c.at.dims.len() != self.batch.len() || c.len == 0 || c.conv_len < 2 * c.len - 1 || (c.step == ChirpStep::Signal) != read || !same_index {
+                return Err(Error::invalid(format!("Bluestein step {c:?} on the {} of a pass with {} batch dimensions", if read { "input" } else { "output" }, self.batch.len())));
             }
         }
         if let Some(t) = self.twiddle {
@@ -232,6 +303,8 @@ mod tests {
             twiddle: Some(StepTwiddle { len: 2048, dim: 0 }),
             input_values: Values::Complex,
             output_values: Values::Complex,
+            input_chirp: None,
+            output_chirp: None,
         };
         assert_eq!(io.input(), SideLayout { stride: 32, dims: vec![(32, 1), (3, 2048)] });
         assert_eq!(io.output(), SideLayout { stride: 1, dims: vec![(96, 64)] });
@@ -245,13 +318,13 @@ mod tests {
 
     #[test]
     fn dimensions_of_one_row_drop_out() {
-        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None, input_values: Values::Real, output_values: Values::Complex };
+        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None, input_values: Values::Real, output_values: Values::Complex, input_chirp: None, output_chirp: None };
         assert_eq!(io.input().dims, vec![(1, 0)]);
         assert_eq!(io.span(4, &io.input()), Some(16));
         assert!(io.validate(4).is_ok());
         let zero = StridedIo { input_stride: 0, ..io.clone() };
         assert!(zero.validate(4).is_err());
-        let half = StridedIo { output_values: Values::Half(HalfAxis { len: 4, unit: 5, row: 1, dims: vec![] }), ..io };
+        let half = StridedIo { output_values: Values::Half(HalfAxis { len: 4, unit: 5, at: AxisIndex { row: 1, dims: vec![] } }), ..io };
         assert!(half.validate(4).unwrap_err().to_string().contains("half-spectrum"));
     }
 
@@ -260,9 +333,10 @@ mod tests {
         // Four-step pass A of a C2R axis of 12 = 3 x 4: rows over n2 (weight 3), n1 (weight 1)
         // the fastest batch dimension, then 5 arrays.
         let batch = [BatchDim { count: 3, input: 1, output: 4 }, BatchDim { count: 5, input: 7, output: 12 }];
-        let h = HalfAxis { len: 12, unit: 1, row: 3, dims: vec![1, 0] };
-        assert_eq!(h.coefficient(&batch, 0, 0), 0);
-        assert_eq!(h.coefficient(&batch, 2, 3), 11);
-        assert_eq!(h.coefficient(&batch, 3 * 4 + 1, 2), 7);
+        let h = AxisIndex { row: 3, dims: vec![1, 0] };
+        assert_eq!(h.of(&batch, 0, 0), 0);
+        assert_eq!(h.of(&batch, 2, 3), 11);
+        assert_eq!(h.of(&batch, 3 * 4 + 1, 2), 7);
+        assert_eq!(AxisIndex::whole(2).split(3, 0), AxisIndex { row: 3, dims: vec![1, 0, 0] });
     }
 }

@@ -26,6 +26,7 @@ use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
+use super::strided::ChirpStep;
 use crate::kernel::{KernelSource, SourceWriter};
 
 /// Offsets of the tables inside the plan's one table buffer, in complex values.
@@ -46,6 +47,11 @@ pub struct TableLayout {
     /// Four-step twiddles e^{-2 pi i m/N}: by the low bits of m, then by the high bits.
     pub step_low: usize,
     pub step_high: usize,
+    /// Bluestein over passes: the chirp e^{-pi i g^2/len} = e^{-2 pi i m/(2 len)}, m = g^2 mod
+    /// 2 len, by the low bits of m then the high bits; the filter's spectrum (conv_len values).
+    pub pass_chirp_low: usize,
+    pub pass_chirp_high: usize,
+    pub pass_filter: usize,
     pub total: usize,
 }
 
@@ -70,7 +76,26 @@ impl TableLayout {
         };
         let (low, high) = recipe.io.as_ref().and_then(|io| io.twiddle).map_or((0, 0), |t| step_table_lens(t.len));
         let (step_low, step_high) = (take(low), take(high));
-        TableLayout { core_twiddles, real_twiddles, chirp, filter, rader_twiddles, rader_filter, rader_indices, step_low, step_high, total: at }
+        let chirps = || recipe.io.iter().flat_map(|io| io.chirps());
+        let chirp_len = chirps().find(|c| c.step != ChirpStep::Filter).map(|c| 2 * c.len);
+        let (low, high) = chirp_len.map_or((0, 0), step_table_lens);
+        let (pass_chirp_low, pass_chirp_high) = (take(low), take(high));
+        let pass_filter = take(chirps().find(|c| c.step == ChirpStep::Filter).map_or(0, |c| c.conv_len));
+        TableLayout {
+            core_twiddles,
+            real_twiddles,
+            chirp,
+            filter,
+            rader_twiddles,
+            rader_filter,
+            rader_indices,
+            step_low,
+            step_high,
+            pass_chirp_low,
+            pass_chirp_high,
+            pass_filter,
+            total: at,
+        }
     }
 
     /// Length whose roots of unity `core_twiddles` holds: that of the core's row (Bluestein:

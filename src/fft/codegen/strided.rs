@@ -15,7 +15,7 @@
 use super::passes::{Sink, Source};
 use super::KernelWriter;
 use crate::fft::recipe::{Core, FftRecipe};
-use crate::fft::strided::{SideLayout, StridedIo, Values};
+use crate::fft::strided::{AxisIndex, Chirp, ChirpStep, SideLayout, StridedIo, Values};
 
 /// Distance in shared memory between value i and value i + 1 of a row, in complex values.
 pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
@@ -33,8 +33,9 @@ impl KernelWriter<'_> {
         self.offset_function("input_offset", &input);
         self.offset_function("output_offset", &output);
         self.step_functions(io);
-        self.coefficient_function("input_coefficient", io, &io.input_values);
-        self.coefficient_function("output_coefficient", io, &io.output_values);
+        self.coefficient_function("input_coefficient", io, side_index(&io.input_values, &io.input_chirp));
+        self.coefficient_function("output_coefficient", io, side_index(&io.output_values, &io.output_chirp));
+        self.chirp_function(io);
         self.value_functions(io);
         let tpb = r.tuning.transforms_per_block;
         let tpt = r.tuning.threads_per_transform;
@@ -137,12 +138,13 @@ impl KernelWriter<'_> {
         }
     }
 
-    /// `u64 name(u64 b)`: row b's part of the coefficients its values hold on a real
-    /// transform's halved axis (see [`crate::fft::strided::HalfAxis`]); 0 where the side is not a half spectrum.
-    fn coefficient_function(&mut self, name: &str, io: &StridedIo, values: &Values) {
+    /// `u64 name(u64 b)`: row b's part of the index g its values have along the whole axis
+    /// (see [`crate::fft::strided::AxisIndex`]): a real transform's coefficient, or Bluestein's
+    /// index along the convolution; 0 where the side has neither.
+    fn coefficient_function(&mut self, name: &str, io: &StridedIo, index: Option<&AxisIndex>) {
         self.w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
-        match values {
-            Values::Half(h) if h.dims.iter().any(|&w| w != 0) => {
+        match index {
+            Some(h) if h.dims.iter().any(|&w| w != 0) => {
                 self.w.line("u64 g = 0;");
                 for (d, &weight) in h.dims.iter().enumerate() {
                     if weight != 0 && io.batch[d].count > 1 {
@@ -155,6 +157,23 @@ impl KernelWriter<'_> {
                 self.w.line("(void)b;").line("return 0;");
             }
         }
+        self.w.close();
+    }
+
+    /// `bluestein_chirp(tables, g)`: Bluestein's c[g] = e^{-pi i g^2/len} = e^{-2 pi i m/(2 len)}
+    /// with m = g^2 mod 2 len exact in integers, from two tables as the four-step twiddle.
+    fn chirp_function(&mut self, io: &StridedIo) {
+        let Some(c) = io.chirps().find(|c| c.step != ChirpStep::Filter) else { return };
+        let (period, bits) = (2 * c.len, step_low_bits(2 * c.len));
+        self.w.comment(&[&format!("Bluestein's chirp e^(-pi i g^2/{}), g < {}", c.len, c.len)]);
+        self.w.open("DEVICE_FN cplx bluestein_chirp(const GLOBAL cplx* RESTRICT tables, u64 g)");
+        self.w.line(format!("const u64 m = (g * g) % {period}u;"));
+        self.w.line(format!(
+            "return cmul(tables[{}u + (u32)(m >> {bits})], tables[{}u + (u32)(m & {}u)]);",
+            self.tables.pass_chirp_high,
+            self.tables.pass_chirp_low,
+            (1usize << bits) - 1
+        ));
         self.w.close();
     }
 
@@ -171,12 +190,17 @@ impl KernelWriter<'_> {
         if let Core::Bluestein { len, .. } = self.r.core {
             self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
         }
+        if let Some(index) = side_index(&io.input_values, &io.input_chirp) {
+            self.w.line(format!("const u64 g = g0 + (u64)i * {}u;   /* the coefficient this value is */", index.row));
+        }
+        if let Some(c) = &io.input_chirp {
+            self.w.line(format!("if (g >= {}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */", c.len));
+        }
         let at = format!("(u64)i{}", stride(io.input_stride));
         match &io.input_values {
             Values::Complex => self.w.line(format!("cplx v = row[{at}];")),
             Values::Real => self.w.line(format!("cplx v = MAKE_CPLX(row[{at}], 0);   /* a real signal */")),
             Values::Half(h) => {
-                self.w.line(format!("const u64 g = g0 + (u64)i * {}u;   /* the coefficient this value is */", h.row));
                 self.w.line(format!("cplx v = g <= {}u ? row[{at}]", h.len / 2));
                 self.w.line(format!(
                     "         : cconj(row[(i64)({at}) - (i64)(2 * g - {}u) * {}]);   /* stored as its mirror image {} - g */",
@@ -187,6 +211,7 @@ impl KernelWriter<'_> {
         self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
         match self.r.core {
             Core::Bluestein { .. } => self.w.line(format!("return cmul(v, tables[{}u + i]);   /* times the chirp */", self.tables.chirp)),
+            _ if io.input_chirp.is_some() => self.w.line("return cmul(v, bluestein_chirp(tables, g));   /* Bluestein: times the chirp */"),
             _ => self.w.line("return v;"),
         };
         self.w.close();
@@ -194,11 +219,31 @@ impl KernelWriter<'_> {
             "DEVICE_FN void write_value(GLOBAL {out_type}* row, const GLOBAL cplx* RESTRICT tables, u64 step, u64 k0, u32 i, cplx v, real sign, real scale)"
         ));
         self.w.line("(void)tables; (void)step; (void)k0;");
-        if let Values::Half(h) = &io.output_values {
-            self.w.line(format!("if (k0 + (u64)i * {}u > {}u) return;   /* past the half spectrum */", h.row, h.len / 2));
+        match (&io.output_values, &io.output_chirp) {
+            (Values::Half(h), None) => {
+                self.w.line(format!("if (k0 + (u64)i * {}u > {}u) return;   /* past the half spectrum */", h.at.row, h.len / 2));
+            }
+            (values, Some(c)) => {
+                self.w.line(format!("const u64 g = k0 + (u64)i * {}u;   /* the index along the convolution */", c.at.row));
+                if let Values::Half(h) = values {
+                    self.w.line(format!("if (g > {}u) return;   /* past the half spectrum */", h.len / 2));
+                } else if c.step == ChirpStep::Spectrum {
+                    self.w.line(format!("if (g >= {}u) return;   /* past the transform: Bluestein's padding */", c.len));
+                }
+            }
+            _ => {}
         }
         if let Some(tw) = io.twiddle {
             self.w.line(format!("v = cmul(v, step_twiddle(tables, (step * i) % {}u));   /* four-step twiddle */", tw.len));
+        }
+        match io.output_chirp.as_ref().map(|c| c.step) {
+            Some(ChirpStep::Filter) => {
+                self.w.line(format!("v = cconj(cmul(v, tables[{}u + g]));   /* Bluestein: times the filter's spectrum; conj makes the next transform inverse */", self.tables.pass_filter));
+            }
+            Some(_) => {
+                self.w.line("v = cmul(cconj(v), bluestein_chirp(tables, g));   /* Bluestein: conj back, times the chirp */");
+            }
+            None => {}
         }
         let at = format!("(u64)i{}", stride(io.output_stride));
         match &io.output_values {
@@ -230,6 +275,16 @@ fn batch_index(io: &StridedIo, d: usize) -> String {
     let below: usize = io.batch[..d].iter().map(|d| d.count).product();
     let count = io.batch[d].count;
     if below == 1 { format!("b % {count}u") } else { format!("(b / {below}u) % {count}u") }
+}
+
+/// The index along the whole axis a side's values carry, if the kernel needs it: a half
+/// spectrum's coefficient or Bluestein's index (the same one where a side has both).
+fn side_index<'a>(values: &'a Values, chirp: &'a Option<Chirp>) -> Option<&'a AxisIndex> {
+    match (values, chirp) {
+        (Values::Half(h), _) => Some(&h.at),
+        (_, Some(c)) => Some(&c.at),
+        _ => None,
+    }
 }
 
 /// The kernel's type of one element of a side.
@@ -274,5 +329,16 @@ mod tests {
         assert!(first.contains("(const GLOBAL real* in, GLOBAL cplx* out") && first.contains("MAKE_CPLX(row[(u64)i * 1024u], 0)"));
         let last = fft_source(&r.passes[1].recipe).body;
         assert!(last.contains("if (k0 + (u64)i * 1024u > 524288u) return;"), "{last}");
+    }
+
+    #[test]
+    fn bluestein_passes_chirp_pad_and_filter_on_their_reads_and_writes() {
+        let r = FftNdRecipe::design(FftNdProblem::c2c_1d(4099, 1), H200).unwrap();
+        let text: Vec<String> = r.passes.iter().map(|p| fft_source(&p.recipe).body).collect();
+        assert!(text[0].contains("if (g >= 4099u) return MAKE_CPLX(0, 0);") && text[0].contains("return cmul(v, bluestein_chirp(tables, g));"));
+        assert!(text[0].contains("const u64 m = (g * g) % 8198u;"), "{}", text[0]);
+        assert!(text[1].contains("v = cconj(cmul(v, tables[") && !text[1].contains("bluestein_chirp"));
+        assert!(!text[2].contains("bluestein") && !text[2].contains("cconj(cmul"));
+        assert!(text[3].contains("if (g >= 4099u) return;") && text[3].contains("v = cmul(cconj(v), bluestein_chirp(tables, g));"));
     }
 }
