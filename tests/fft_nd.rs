@@ -253,6 +253,117 @@ fn large_prime_factors_by_bluestein_over_passes() {
     }
 }
 
+/// Places of the elements of an array of `shape` with `strides`, in row-major order.
+fn places(shape: &[usize], strides: &[usize]) -> Vec<usize> {
+    let mut at = vec![0usize];
+    for (&n, &s) in shape.iter().zip(strides) {
+        at = at.iter().flat_map(|&p| (0..n).map(move |i| p + i * s)).collect();
+    }
+    at
+}
+
+/// Runs `problem`, whose strides leave gaps, on a buffer of random values (gaps included)
+/// `extra` elements longer than needed: the output's elements match the reference on the
+/// arrays gathered from their places, and every other place keeps what it held (poison out
+/// of place, the random values in place).
+fn check_layout(device: &Device, problem: FftNdProblem, extra: usize) {
+    let plan = FftNdPlan::new(device, problem.clone()).unwrap_or_else(|e| panic!("{problem:?} on {}: {e}", device.id()));
+    let ((in_shape, out_shape), (in_strides, out_strides)) = (problem.buffer_shapes(), problem.buffer_strides());
+    let (in_len, out_len) = problem.buffer_lens();
+    let (from, to) = (places(&in_shape, &in_strides), places(&out_shape, &out_strides));
+    let direction = problem.fixed_direction().unwrap_or(Direction::Forward);
+    let scale = problem.scale(direction);
+    let (shape, axes) = (&problem.shape, &problem.axes);
+    let in_place = problem.placement == Placement::InPlace;
+    // (the output's elements, want, whether every other place kept its value)
+    let (got, want, kept): (Vec<C64>, Vec<C64>, bool) = match problem.kind {
+        FftKind::R2C => {
+            let buffer: Vec<f32> = random_vec(in_len + extra, 31);
+            let x: Vec<f64> = from.iter().map(|&p| buffer[p] as f64).collect();
+            let want = reference::r2c_axes(&x, shape, axes).into_iter().map(|v| v * scale).collect();
+            let mut out = poisoned::<Complex<f32>>(device, out_len + extra);
+            plan.forward(&device.upload(&buffer).unwrap(), &mut out).unwrap();
+            let out = out.to_vec().unwrap();
+            let kept = (0..out.len()).filter(|p| !to.contains(p)).all(|p| out[p].re.is_nan() && out[p].im.is_nan());
+            (widen(&to.iter().map(|&p| out[p]).collect::<Vec<_>>()), want, kept)
+        }
+        FftKind::C2R => {
+            let buffer: Vec<Complex<f32>> = random_vec(in_len + extra, 32);
+            let x: Vec<C64> = widen(&from.iter().map(|&p| buffer[p]).collect::<Vec<_>>());
+            let want = reference::c2r_axes(&x, shape, axes).into_iter().map(|v| C64::new(v * scale, 0.0)).collect();
+            let mut out = poisoned::<f32>(device, out_len + extra);
+            plan.inverse(&device.upload(&buffer).unwrap(), &mut out).unwrap();
+            let out = out.to_vec().unwrap();
+            let kept = (0..out.len()).filter(|p| !to.contains(p)).all(|p| out[p].is_nan());
+            (to.iter().map(|&p| C64::new(out[p] as f64, 0.0)).collect(), want, kept)
+        }
+        FftKind::C2C => {
+            let buffer: Vec<Complex<f32>> = random_vec(in_len.max(out_len) + extra, 33);
+            let x: Vec<C64> = widen(&from.iter().map(|&p| buffer[p]).collect::<Vec<_>>());
+            let want = reference::c2c_axes(&x, shape, axes, false).into_iter().map(|v| v * scale).collect();
+            let out = if in_place {
+                let mut data = device.upload(&buffer).unwrap();
+                plan.forward_in_place(&mut data).unwrap();
+                data.to_vec().unwrap()
+            } else {
+                let mut out = poisoned::<Complex<f32>>(device, out_len + extra);
+                plan.forward(&device.upload(&buffer).unwrap(), &mut out).unwrap();
+                out.to_vec().unwrap()
+            };
+            let untouched = |p: usize| if in_place { out[p] == buffer[p] } else { out[p].re.is_nan() && out[p].im.is_nan() };
+            let kept = (0..out.len()).filter(|p| !to.contains(p)).all(untouched);
+            (widen(&to.iter().map(|&p| out[p]).collect::<Vec<_>>()), want, kept)
+        }
+    };
+    assert!(kept, "{problem:?} on {}: a place outside the output's elements was written", device.id());
+    let err = reference::relative_l2_error(got, want);
+    let limit = 2.0 * bound::<f32>(problem.transform_len());
+    assert!(err <= limit, "{problem:?} on {}: relative error {err:e} > {limit:e}\n{}", device.id(), plan.recipe().describe());
+}
+
+#[test]
+fn strided_layouts_read_and_write_exactly_their_elements() {
+    for device in common::devices() {
+        // Column-major input (innermost stride 6) into padded rows (batch distance 16).
+        check_layout(&device, FftNdProblem::c2c(&[6, 10], &[1]).input_strides(&[1, 6]).output_strides(&[16, 1]), 5);
+        // Two of three axes, padded on both sides, the batch axis in the middle.
+        check_layout(&device, FftNdProblem::c2c(&[5, 7, 4], &[0, 2]).input_strides(&[1, 6, 48]).output_strides(&[36, 5, 1]), 3);
+        // Interleaved batches (cufftPlanMany istride 3, idist 1) of a length in two passes,
+        // into rows and into a strided output (its values between passes then in scratch).
+        check_layout(&device, FftNdProblem::c2c(&[3, 5000], &[1]).input_strides(&[1, 3]).output_strides(&[5008, 1]), 0);
+        check_layout(&device, FftNdProblem::c2c(&[3, 5000], &[1]).output_strides(&[1, 3]), 2);
+        // In place with padding, every axis; and a prime over one launch (Bluestein).
+        check_layout(&device, FftNdProblem::c2c(&[4, 6, 5], &[0, 1, 2]).input_strides(&[64, 8, 1]).output_strides(&[64, 8, 1]).in_place(), 7);
+        check_layout(&device, FftNdProblem::c2c(&[2, 4099], &[1]).input_strides(&[1, 2]).output_strides(&[4100, 1]), 1);
+        // Real: padded rows (cuFFT's in-place padding, here out of place) to a column-major
+        // half spectrum and back; a strided halved axis; a long real axis interleaved.
+        check_layout(&device, FftNdProblem::r2c(&[6, 9], &[0, 1]).input_strides(&[10, 1]).output_strides(&[1, 6]), 4);
+        check_layout(&device, FftNdProblem::c2r(&[6, 9], &[0, 1]).input_strides(&[1, 7]).output_strides(&[12, 1]), 0);
+        check_layout(&device, FftNdProblem::c2r(&[8, 5], &[1, 0]).input_strides(&[10, 2]).output_strides(&[1, 8]), 3);
+        check_layout(&device, FftNdProblem::r2c(&[8, 5], &[1, 0]).input_strides(&[1, 8]).output_strides(&[12, 2]), 1);
+        check_layout(&device, FftNdProblem::r2c(&[2, 5000], &[1]).input_strides(&[1, 2]).output_strides(&[2504, 1]), 0);
+        check_layout(&device, FftNdProblem::c2r(&[2, 5000], &[1]).input_strides(&[2504, 1]).output_strides(&[1, 2]), 0);
+    }
+}
+
+#[test]
+fn bad_strides_are_named() {
+    let err = |p: FftNdProblem| p.validate().unwrap_err().to_string();
+    assert!(err(FftNdProblem::c2c(&[4, 6], &[1]).output_strides(&[4, 1])).contains("overlap"));
+    assert!(err(FftNdProblem::c2c(&[4, 6], &[1]).input_strides(&[6])).contains("one stride per axis"));
+    assert!(err(FftNdProblem::c2c(&[4, 6], &[1]).input_strides(&[0, 1])).contains("axis 0 is 0"));
+    assert!(err(FftNdProblem::c2c(&[4, 6], &[1]).input_strides(&[8, 1]).in_place()).contains("overwrite"));
+    assert!(err(FftNdProblem::r2c(&[4, 6], &[1]).output_strides(&[3, 1])).contains("overlap"), "the half spectrum is [4, 4]");
+    assert!(FftNdProblem::c2c(&[4, 6], &[1]).output_strides(&[1, 4]).validate().is_ok());
+    for device in common::devices() {
+        let plan = FftNdPlan::new(&device, FftNdProblem::c2c(&[4, 6], &[1]).input_strides(&[1, 5])).unwrap();
+        assert_eq!(plan.problem().buffer_lens(), (3 + 5 * 5 + 1, 24));
+        let short = device.alloc::<Complex<f32>>(28).unwrap();
+        let mut out = device.alloc::<Complex<f32>>(24).unwrap();
+        assert!(matches!(plan.forward(&short, &mut out), Err(Error::LengthMismatch { expected: 29, got: 28, .. })));
+    }
+}
+
 #[test]
 fn real_round_trip_returns_the_signal() {
     for device in common::devices() {

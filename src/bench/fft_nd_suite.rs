@@ -1,5 +1,6 @@
-//! `bench fft --suite large-1d | 2d | 3d`: long 1D, 2D and 3D C2C and R2C transforms beside
-//! cuFFT on the same random buffers in the same run, as fractions of the driver's copy bandwidth
+//! `bench fft --suite large-1d | 2d | 3d | layouts`: long 1D, 2D and 3D C2C and R2C
+//! transforms, axis subsets and strided layouts, beside cuFFT on the same random buffers in
+//! the same run, as fractions of the driver's copy bandwidth
 //! (one read and one write of the array per transform, however many passes it takes).
 //! After timing, our output is compared with cuFFT's (relative L2), so a wrong plan cannot
 //! post a figure.
@@ -8,7 +9,7 @@ use num_complex::Complex;
 
 use super::random::{random_vec, Random};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
-use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
+use crate::device::{CufftKind, CufftLayout, CufftPlan, Device, DeviceBuffer};
 use crate::error::Result;
 use crate::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Precision};
 use crate::{Backend, Element};
@@ -68,6 +69,66 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
         specs.push((format!("r2c {n} x{batch} f32"), "r2c large prime".into(), FftNdProblem::r2c_1d(n, batch), vec![n], batch));
     }
     specs
+}
+
+/// Axis subsets and strided layouts cuFFT's advanced layout can also express, C2C f32 (and
+/// one R2C), about 256 MiB each: columns (a transform along a strided axis, batches next to
+/// each other), a 2D transform whose batch is the innermost axis, two axes around a batch
+/// axis, padded rows, and column-major input written as rows.
+pub(super) fn layouts(quick: bool) -> Vec<Spec> {
+    let s = if quick { 4 } else { 1 };
+    let c2c = |shape: &[usize], axes: &[usize]| FftNdProblem::c2c(shape, axes);
+    let cases: Vec<(&str, FftNdProblem)> = vec![
+        ("columns", c2c(&[4096, 8192 / s], &[0])),
+        ("columns", c2c(&[256, 131_072 / s], &[0])),
+        ("columns", c2c(&[1 << 20, 32 / s], &[0])),
+        ("batch innermost", c2c(&[1024, 1024, 32 / s], &[0, 1])),
+        ("axes around a batch", c2c(&[512, 128 / s, 512], &[0, 2])),
+        ("padded rows", c2c(&[8192 / s, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4100, 1])),
+        ("column-major in, rows out", c2c(&[4096, 8192 / s], &[1]).input_strides(&[1, 4096]).output_strides(&[8192 / s, 1])),
+        ("r2c columns", FftNdProblem::r2c(&[4096, 8192 / s], &[0])),
+    ];
+    cases
+        .into_iter()
+        .map(|(group, p)| {
+            let dims: Vec<usize> = p.axes.iter().map(|&a| p.shape[a]).collect();
+            let batch = p.len() / p.transform_len();
+            let label = format!("{} {:?} axes {:?}{}", p.kind, p.shape, p.axes, if p.input_strides.is_some() { " strided" } else { "" });
+            (label, group.to_string(), p, dims, batch)
+        })
+        .collect()
+}
+
+/// cuFFT's advanced layout for `problem`: its axes in increasing order, at most one other axis
+/// longer than 1 (the batch, its stride the distance), and each axis's stride a multiple of
+/// the next one's. None where cuFFT cannot express it, or where the layout is its default.
+fn cufft_layout(problem: &FftNdProblem) -> Option<CufftLayout> {
+    let rank = problem.shape.len();
+    let axes = &problem.axes;
+    let trailing = axes.iter().copied().eq(rank - axes.len()..rank);
+    if (trailing && problem.is_row_major()) || !axes.windows(2).all(|w| w[0] < w[1]) {
+        return None;
+    }
+    let batch_axes: Vec<usize> = (0..rank).filter(|a| !axes.contains(a) && problem.shape[*a] > 1).collect();
+    if batch_axes.len() > 1 {
+        return None;
+    }
+    let ((in_shape, out_shape), (in_strides, out_strides)) = (problem.buffer_shapes(), problem.buffer_strides());
+    let side = |shape: &[usize], strides: &[usize]| -> Option<(Vec<usize>, usize, usize)> {
+        let stride = strides[*axes.last()?];
+        let mut embed = vec![shape[axes[0]]];
+        for w in axes.windows(2) {
+            let (outer, inner) = (strides[w[0]], strides[w[1]]);
+            if !outer.is_multiple_of(inner) {
+                return None;
+            }
+            embed.push(outer / inner);
+        }
+        Some((embed, stride, batch_axes.first().map_or(0, |&b| strides[b])))
+    };
+    let (input_embed, input_stride, input_dist) = side(&in_shape, &in_strides)?;
+    let (output_embed, output_stride, output_dist) = side(&out_shape, &out_strides)?;
+    Some(CufftLayout { input_embed, input_stride, input_dist, output_embed, output_stride, output_dist })
 }
 
 /// 2D n x n over the last two axes, batched to the budget, n = 64..16384; f64 up to 8192.
@@ -171,7 +232,10 @@ where
         (_, Precision::F32) => CufftKind::C2C,
         (_, Precision::F64) => CufftKind::Z2Z,
     };
-    let cufft = CufftPlan::new(device, kind, dims, batch)?;
+    let cufft = match cufft_layout(problem) {
+        Some(layout) => CufftPlan::with_layout(device, kind, dims, batch, &layout)?,
+        None => CufftPlan::new(device, kind, dims, batch)?,
+    };
     let mut theirs = device.alloc::<Complex<T>>(out_len)?;
     let t = time_launches(device, timing, || cufft.execute(&input, &mut theirs, false))?;
     result.2 = Some((t.median_ms, t.gbps(bytes) / copy_gbps));
@@ -260,6 +324,23 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cufft_layouts_follow_the_strides() {
+        let layout = |p: FftNdProblem| cufft_layout(&p);
+        let columns = layout(FftNdProblem::c2c(&[4096, 8192], &[0])).unwrap();
+        assert_eq!((columns.input_embed, columns.input_stride, columns.input_dist), (vec![4096], 8192, 1));
+        let around = layout(FftNdProblem::c2c(&[512, 128, 512], &[0, 2])).unwrap();
+        assert_eq!((around.output_embed, around.output_stride, around.output_dist), (vec![512, 65536], 1, 512));
+        let padded = layout(FftNdProblem::c2c(&[8, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4100, 1])).unwrap();
+        assert_eq!((padded.input_embed, padded.input_stride, padded.input_dist), (vec![4096], 1, 4100));
+        let half = layout(FftNdProblem::r2c(&[4096, 8192], &[0])).unwrap();
+        assert_eq!((half.output_embed, half.output_stride, half.output_dist), (vec![2049], 8192, 1));
+        // The default layout, two batch axes, and axes out of order: none.
+        assert!(layout(FftNdProblem::c2c(&[4, 64, 64], &[1, 2])).is_none());
+        assert!(layout(FftNdProblem::c2c(&[4, 64, 64], &[1])).is_none());
+        assert!(layout(FftNdProblem::c2c(&[64, 64], &[1, 0])).is_none());
+    }
 
     #[test]
     fn suites_batch_to_the_budget_and_name_the_target_groups() {

@@ -37,10 +37,12 @@ pub enum FftSuite {
     ThreeD,
     /// One strided pass under every rows-per-block choice.
     Strided,
+    /// Axis subsets and strided layouts (cufftPlanMany's advanced layout beside ours).
+    Layouts,
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 10] = [
+    pub const ALL: [FftSuite; 11] = [
         FftSuite::Sweep,
         FftSuite::F64,
         FftSuite::Real,
@@ -51,6 +53,7 @@ impl FftSuite {
         FftSuite::TwoD,
         FftSuite::ThreeD,
         FftSuite::Strided,
+        FftSuite::Layouts,
     ];
     /// What `bench fft` runs without `--suite`.
     pub const DEFAULT: [FftSuite; 4] = [FftSuite::Sweep, FftSuite::F64, FftSuite::Real, FftSuite::Plan];
@@ -67,6 +70,7 @@ impl FftSuite {
             FftSuite::TwoD => "2d",
             FftSuite::ThreeD => "3d",
             FftSuite::Strided => "strided",
+            FftSuite::Layouts => "layouts",
         }
     }
 
@@ -120,6 +124,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
             FftSuite::TwoD => tables.push(super::fft_nd_suite::run(device, cfg, "2D", super::fft_nd_suite::two_d(cfg.quick))?),
             FftSuite::ThreeD => tables.push(super::fft_nd_suite::run(device, cfg, "3D", super::fft_nd_suite::three_d(cfg.quick))?),
             FftSuite::Strided => tables.push(super::fft_nd_suite::strided_rows(device, cfg)?),
+            FftSuite::Layouts => tables.push(super::fft_nd_suite::run(device, cfg, "axis subsets and strided layouts", super::fft_nd_suite::layouts(cfg.quick))?),
             FftSuite::Accuracy => {
                 let (f32_max, f64_max) = if cfg.quick { (64, 64) } else { (4096, 2048) };
                 tables.extend(accuracy(device, cfg, Precision::F32, (1..=f32_max).filter(keep).collect())?);

@@ -54,7 +54,9 @@ enum Command {
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
         /// plan (creation time), accuracy, variants (the heuristic's kernel beside recipes one
-        /// tuning choice away; --sizes picks the lengths). Default: sweep, f64, real, plan.
+        /// tuning choice away; --sizes picks the lengths); in passes: large-1d, 2d, 3d,
+        /// layouts (axis subsets and strides), strided (rows per block). Default: sweep, f64,
+        /// real, plan.
         #[arg(long = "suite", value_name = "NAME")]
         fft_suites: Vec<String>,
         /// The FFT accuracy report (same as --suite accuracy).

@@ -73,8 +73,30 @@ pub struct CufftPlan {
 unsafe impl Send for CufftPlan {}
 unsafe impl Sync for CufftPlan {}
 
+/// cuFFT's advanced layout (cufftPlanMany's embeds, strides and distances): point x of
+/// transform b lies at b * dist + stride * (x's row-major index in an array of `embed`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CufftLayout {
+    pub input_embed: Vec<usize>,
+    pub input_stride: usize,
+    pub input_dist: usize,
+    pub output_embed: Vec<usize>,
+    pub output_stride: usize,
+    pub output_dist: usize,
+}
+
 impl CufftPlan {
+    /// `batch` transforms of shape `dims`, row-major, one after another.
     pub fn new(device: &Device, kind: CufftKind, dims: &[usize], batch: usize) -> Result<Self> {
+        Self::create(device, kind, dims, batch, None)
+    }
+
+    /// `batch` transforms of shape `dims` laid out as `layout` says.
+    pub fn with_layout(device: &Device, kind: CufftKind, dims: &[usize], batch: usize, layout: &CufftLayout) -> Result<Self> {
+        Self::create(device, kind, dims, batch, Some(layout))
+    }
+
+    fn create(device: &Device, kind: CufftKind, dims: &[usize], batch: usize, layout: Option<&CufftLayout>) -> Result<Self> {
         let Imp::Cuda(cuda) = &device.shared.imp else {
             return Err(Error::invalid(format!("cuFFT needs a CUDA device; {device} is not one")));
         };
@@ -95,17 +117,46 @@ impl CufftPlan {
         let last = dims[dims.len() - 1];
         let real = dims.iter().try_fold(batch, |acc, &d| acc.checked_mul(d)).ok_or_else(too_big)?;
         let half = real / last * (last / 2 + 1);
-        let (input_len, output_len) = match kind {
+        let (mut input_len, mut output_len) = match kind {
             CufftKind::C2C | CufftKind::Z2Z => (real, real),
             CufftKind::R2C | CufftKind::D2Z => (real, half),
             CufftKind::C2R | CufftKind::Z2D => (half, real),
         };
+        let mut halved = dims.to_vec();
+        *halved.last_mut().expect("dims checked non-empty") = last / 2 + 1;
+        let (in_dims, out_dims) = match kind {
+            CufftKind::R2C | CufftKind::D2Z => (dims.to_vec(), halved),
+            CufftKind::C2R | CufftKind::Z2D => (halved, dims.to_vec()),
+            _ => (dims.to_vec(), dims.to_vec()),
+        };
+        let to_i32 = |v: &[usize]| v.iter().map(|&d| i32::try_from(d).map_err(|_| too_big())).collect::<Result<Vec<i32>>>();
+        let mut embeds = (Vec::new(), Vec::new());
+        if let Some(l) = layout {
+            // One past the farthest point: the last transform's last point.
+            let span = |dims: &[usize], embed: &[usize], stride: usize, dist: usize| {
+                let index = dims.iter().enumerate().fold(0, |acc, (k, &d)| acc + (d - 1) * embed[k + 1..].iter().product::<usize>());
+                (batch - 1) * dist + index * stride + 1
+            };
+            if l.input_embed.len() != dims.len() || l.output_embed.len() != dims.len() {
+                return Err(Error::invalid(format!("cuFFT layout {l:?} for {}-d transforms: give one embed length per dimension", dims.len())));
+            }
+            input_len = span(&in_dims, &l.input_embed, l.input_stride, l.input_dist);
+            output_len = span(&out_dims, &l.output_embed, l.output_stride, l.output_dist);
+            embeds = (to_i32(&l.input_embed)?, to_i32(&l.output_embed)?);
+        }
+        let (istride, idist, ostride, odist) = match layout {
+            Some(l) => (l.input_stride, l.input_dist, l.output_stride, l.output_dist),
+            None => (1, 0, 1, 0),
+        };
+        let [istride, idist, ostride, odist] = [istride, idist, ostride, odist].map(|v| i32::try_from(v).map_err(|_| too_big()));
+        let (istride, idist, ostride, odist) = (istride?, idist?, ostride?, odist?);
+        let embed_ptr = |e: &mut Vec<i32>| if e.is_empty() { std::ptr::null_mut() } else { e.as_mut_ptr() };
+        let (inembed, onembed) = (embed_ptr(&mut embeds.0), embed_ptr(&mut embeds.1));
         cuda.bind()?;
-        // SAFETY: n holds dims.len() sizes; null embeds ask for the default contiguous layout.
+        // SAFETY: n holds dims.len() sizes; the embeds as many or null (the default contiguous
+        // layout, strides and distances then ignored).
         let handle = check(
-            unsafe {
-                fft::plan_many(n.len() as i32, n.as_mut_ptr(), std::ptr::null_mut(), 1, 0, std::ptr::null_mut(), 1, 0, kind.sys(), batch_i)
-            },
+            unsafe { fft::plan_many(n.len() as i32, n.as_mut_ptr(), inembed, istride, idist, onembed, ostride, odist, kind.sys(), batch_i) },
             "cufftPlanMany",
         )?;
         // SAFETY: a live plan and the device's live stream.

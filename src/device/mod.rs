@@ -17,7 +17,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex};
 
 pub use buffer::{DeviceBuffer, PinnedHostBuffer, RawBuffer};
-pub use cufft::{CufftKind, CufftPlan};
+pub use cufft::{CufftKind, CufftLayout, CufftPlan};
 pub use launch::{Arg, Grid};
 pub use select::DeviceSpec;
 

@@ -9,11 +9,17 @@ use crate::element::ScalarKind;
 use crate::error::{Error, Result};
 use crate::fft::factor::largest_prime_factor;
 
-/// A transform over `axes` of a row-major array of `shape`, batched over the others.
+/// A transform over `axes` of an array of `shape`, batched over the others.
 ///
 /// `shape` is the array in the time domain, as numpy's `s`: the complex array for C2C, the
 /// real one for R2C (its input) and C2R (its output). Real transforms halve the last axis
 /// named in `axes`: the spectrum holds n/2+1 coefficients along it.
+///
+/// The arrays are row-major unless strides are given (cufftPlanMany's and FFTW's guru
+/// layouts): element (i_0, i_1, ...) of a side lies at sum of i_a * strides[a], in elements
+/// of that side's type, for each axis of that side's shape (the spectrum's for the half
+/// spectrum). Batches are the axes not transformed, on any axis; a batch distance is the
+/// stride of its axis.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FftNdProblem {
     pub shape: Vec<usize>,
@@ -22,6 +28,9 @@ pub struct FftNdProblem {
     pub precision: Precision,
     pub placement: Placement,
     pub norm: Normalization,
+    /// Strides of the input and output arrays; None: row-major.
+    pub input_strides: Option<Vec<usize>>,
+    pub output_strides: Option<Vec<usize>>,
 }
 
 impl FftNdProblem {
@@ -33,6 +42,8 @@ impl FftNdProblem {
             precision: Precision::F32,
             placement: Placement::OutOfPlace,
             norm: Normalization::Backward,
+            input_strides: None,
+            output_strides: None,
         }
     }
 
@@ -85,6 +96,18 @@ impl FftNdProblem {
         self
     }
 
+    /// The input's element distance along each axis of its shape (see the type's text).
+    pub fn input_strides(mut self, strides: &[usize]) -> Self {
+        self.input_strides = Some(strides.to_vec());
+        self
+    }
+
+    /// The output's element distance along each axis of its shape.
+    pub fn output_strides(mut self, strides: &[usize]) -> Self {
+        self.output_strides = Some(strides.to_vec());
+        self
+    }
+
     /// Elements of the array of `shape` (complex for C2C, real otherwise).
     pub fn len(&self) -> usize {
         self.shape.iter().product()
@@ -119,10 +142,24 @@ impl FftNdProblem {
         }
     }
 
-    /// Elements of the (input, output) buffers, each in its own type.
-    pub fn buffer_lens(&self) -> (usize, usize) {
+    /// Strides of the (input, output) arrays per axis, in elements: given, or row-major.
+    pub fn buffer_strides(&self) -> (Vec<usize>, Vec<usize>) {
         let (i, o) = self.buffer_shapes();
-        (i.iter().product(), o.iter().product())
+        let given = |strides: &Option<Vec<usize>>, shape: &[usize]| strides.clone().unwrap_or_else(|| row_major_strides(shape));
+        (given(&self.input_strides, &i), given(&self.output_strides, &o))
+    }
+
+    /// Whether both arrays are row-major (no strides given, or the row-major ones).
+    pub fn is_row_major(&self) -> bool {
+        let (i, o) = self.buffer_shapes();
+        self.buffer_strides() == (row_major_strides(&i), row_major_strides(&o))
+    }
+
+    /// Elements the (input, output) buffers must hold, each in its own type: the arrays'
+    /// sizes, or with strides, one past the farthest element.
+    pub fn buffer_lens(&self) -> (usize, usize) {
+        let ((i, o), (si, so)) = (self.buffer_shapes(), self.buffer_strides());
+        (span(&i, &si).unwrap_or(usize::MAX), span(&o, &so).unwrap_or(usize::MAX))
     }
 
     /// Element types of the (input, output) buffers.
@@ -138,8 +175,9 @@ impl FftNdProblem {
 
     /// Bytes one execution reads and writes, each input and output element once.
     pub fn bytes_moved(&self) -> u64 {
-        let ((i, o), (ik, ok)) = (self.buffer_lens(), self.buffer_kinds());
-        i as u64 * ik.size() as u64 + o as u64 * ok.size() as u64
+        let ((i, o), (ik, ok)) = (self.buffer_shapes(), self.buffer_kinds());
+        let count = |shape: &[usize]| shape.iter().product::<usize>() as u64;
+        count(&i) * ik.size() as u64 + count(&o) * ok.size() as u64
     }
 
     /// The one direction a real transform runs, or None for C2C (both).
@@ -179,6 +217,7 @@ impl FftNdProblem {
         if count.and_then(|c| c.checked_mul(bytes)).is_none_or(|b| b > isize::MAX as usize) {
             return Err(Error::SizeOverflow { count: self.shape.iter().map(|&n| n as u64).product(), elem_size: bytes });
         }
+        self.validate_strides()?;
         if self.kind != FftKind::C2C && self.placement == Placement::InPlace {
             return Err(Error::Unsupported(format!(
                 "in-place {} over axes is not done yet: plan it out of place (two buffers)",
@@ -205,6 +244,58 @@ impl FftNdProblem {
         }
         Ok(())
     }
+
+    /// Strides: one per axis, none zero, the output's elements all distinct, in place the
+    /// same on both sides, and every element addressable.
+    fn validate_strides(&self) -> Result<()> {
+        let ((in_shape, out_shape), (input, output)) = (self.buffer_shapes(), self.buffer_strides());
+        for (side, shape, strides) in [("input", &in_shape, &input), ("output", &out_shape, &output)] {
+            if strides.len() != shape.len() {
+                return Err(Error::invalid(format!("{} {side} strides {strides:?} for a {}-d array {shape:?}: give one stride per axis", strides.len(), shape.len())));
+            }
+            if let Some(a) = strides.iter().position(|&s| s == 0) {
+                return Err(Error::invalid(format!("the {side} stride of axis {a} is 0: every stride must be at least 1 element")));
+            }
+            if span(shape, strides).is_none_or(|n| n.checked_mul(complex_bytes(self.precision) as usize).is_none_or(|b| b > isize::MAX as usize)) {
+                return Err(Error::SizeOverflow { count: shape.iter().map(|&n| n as u64).product(), elem_size: strides.iter().max().copied().unwrap_or(1) });
+            }
+        }
+        if let Some((a, b)) = overlap(&out_shape, &output) {
+            return Err(Error::invalid(format!(
+                "output strides {output:?} put elements of axes {a} and {b} in the same places: the output must not overlap itself \
+                 (each axis's stride at least the extent of the axes inside it)"
+            )));
+        }
+        if self.placement == Placement::InPlace && input != output {
+            return Err(Error::invalid(format!(
+                "in place, input strides {input:?} and output strides {output:?} differ: a pass would overwrite values not yet read; \
+                 give both sides the same strides, or plan it out of place"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Row-major distances between neighbours along each axis of `shape`.
+pub(crate) fn row_major_strides(shape: &[usize]) -> Vec<usize> {
+    let mut strides = vec![1; shape.len()];
+    for a in (0..shape.len().saturating_sub(1)).rev() {
+        strides[a] = strides[a + 1] * shape[a + 1];
+    }
+    strides
+}
+
+/// One past the farthest element of an array of `shape` with `strides`; None on overflow.
+fn span(shape: &[usize], strides: &[usize]) -> Option<usize> {
+    shape.iter().zip(strides).try_fold(1usize, |acc, (&n, &s)| acc.checked_add(n.checked_sub(1)?.checked_mul(s)?))
+}
+
+/// Two axes whose elements could land on the same place: with the axes of more than one
+/// element sorted by stride, each stride must be at least the extent of the ones before it.
+fn overlap(shape: &[usize], strides: &[usize]) -> Option<(usize, usize)> {
+    let mut axes: Vec<usize> = (0..shape.len()).filter(|&a| shape[a] > 1).collect();
+    axes.sort_by_key(|&a| (strides[a], a));
+    axes.windows(2).find(|w| strides[w[1]] < strides[w[0]].saturating_mul(shape[w[0]])).map(|w| (w[0].min(w[1]), w[0].max(w[1])))
 }
 
 #[cfg(test)]

@@ -68,8 +68,8 @@ impl FftNdPlan {
         let p = self.problem();
         p.kind.check_direction(direction)?;
         let ((in_len, out_len), (in_kind, out_kind)) = (p.buffer_lens(), p.buffer_kinds());
-        check_buffer(&format!("{} input", p.kind), I::KIND, input.len(), in_kind, in_len)?;
-        check_buffer(&format!("{} output", p.kind), O::KIND, output.len(), out_kind, out_len)?;
+        check_buffer(&format!("{} input", p.kind), I::KIND, self.fitted(input.len(), in_len), in_kind, in_len)?;
+        check_buffer(&format!("{} output", p.kind), O::KIND, self.fitted(output.len(), out_len), out_kind, out_len)?;
         self.run(direction, input.raw(), output.raw())
     }
 
@@ -80,9 +80,17 @@ impl FftNdPlan {
         }
         let p = self.problem();
         p.kind.check_direction(direction)?;
-        check_buffer(&format!("{} in-place data", p.kind), T::KIND, data.len(), p.buffer_kinds().0, p.buffer_lens().0)?;
+        let len = p.buffer_lens().0;
+        check_buffer(&format!("{} in-place data", p.kind), T::KIND, self.fitted(data.len(), len), p.buffer_kinds().0, len)?;
         let raw = data.raw();
         self.run(direction, raw, raw)
+    }
+
+    /// The length a buffer of `len` elements counts as: row-major arrays fill their buffers
+    /// exactly; with strides, a buffer may run on past the array's farthest element.
+    fn fitted(&self, len: usize, needed: usize) -> usize {
+        let strided = self.problem().input_strides.is_some() || self.problem().output_strides.is_some();
+        if strided && len > needed { needed } else { len }
     }
 
     fn run(&self, direction: Direction, input: &RawBuffer, output: &RawBuffer) -> Result<()> {

@@ -21,7 +21,7 @@
 //! spectrum, its last writes the reals). Values between the passes of the halved axis are
 //! complex and of the array's whole shape, so they live in scratch.
 
-use super::nd::FftNdProblem;
+use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe};
 use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, StepTwiddle, StridedIo, Values};
@@ -68,27 +68,44 @@ impl FftNdRecipe {
         let mut others: Vec<usize> = problem.axes.iter().copied().filter(|&a| Some(a) != halved).collect();
         others.sort_by_key(|&a| (problem.shape[a] <= MAX_SINGLE_LAUNCH_LEN, std::cmp::Reverse(a)));
         let in_place = problem.placement == Placement::InPlace;
+        // With strides, only the first pass over an axis reads the input's layout; the others
+        // read and write where the previous axis left its values. Four-step passes keep their
+        // values between passes in the output only where it is row-major (pass B reads and
+        // writes the same places).
+        let (input, output) = problem.buffer_strides();
+        let rows = |shape: &[usize]| row_major_strides(shape);
+        let output_row_major = output == rows(&problem.buffer_shapes().1);
         match (problem.kind, halved) {
             (FftKind::R2C, Some(h)) => {
                 planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
+                let sides = Sides { middle: rows(&spectrum), ..Sides::same(output) };
                 for &a in &others {
-                    planner.plan(AxisJob::complex(&spectrum, a), PassBuffer::Output, PassBuffer::Output, true)?;
+                    planner.plan(AxisJob::complex_on(&spectrum, a, &sides), PassBuffer::Output, PassBuffer::Output, output_row_major)?;
                 }
             }
             (FftKind::C2R, Some(h)) => {
                 let mut at = PassBuffer::Input;
+                let mut sides = Sides { input, ..Sides::same(rows(&spectrum)) };
                 for &a in &others {
-                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Scratch, true)?;
+                    planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
+                    sides = Sides::same(rows(&spectrum));
                 }
-                planner.plan(AxisJob::halved(&problem, h), at, PassBuffer::Output, false)?;
+                let job = match at {
+                    // The halved axis reads what the other axes left, row-major, in scratch.
+                    PassBuffer::Scratch => AxisJob::halved(&FftNdProblem { input_strides: None, ..problem.clone() }, h),
+                    _ => AxisJob::halved(&problem, h),
+                };
+                planner.plan(job, at, PassBuffer::Output, false)?;
             }
             _ => {
                 // In place, the input is the output: every pass starts from it.
                 let mut at = if in_place { PassBuffer::Output } else { PassBuffer::Input };
+                let mut sides = Sides { input, output: output.clone(), middle: rows(&spectrum) };
                 for &a in &others {
-                    planner.plan(AxisJob::complex(&spectrum, a), at, PassBuffer::Output, true)?;
+                    planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
                     at = PassBuffer::Output;
+                    sides.input = output.clone();
                 }
             }
         }
@@ -137,17 +154,53 @@ struct AxisJob {
     output_chirp: Option<Chirp>,
 }
 
-/// Row-major distances between neighbours along each axis of `shape`.
-fn row_major_strides(shape: &[usize]) -> Vec<usize> {
-    let mut strides = vec![1; shape.len()];
-    for a in (0..shape.len().saturating_sub(1)).rev() {
-        strides[a] = strides[a + 1] * shape[a + 1];
+/// Where an array's values lie on each side of an axis's passes: strides per axis of the
+/// input, the output, and the complex values between passes (row-major, in scratch or in
+/// the output).
+#[derive(Debug, Clone)]
+struct Sides {
+    input: Vec<usize>,
+    output: Vec<usize>,
+    middle: Vec<usize>,
+}
+
+impl Sides {
+    /// One layout on all three sides.
+    fn same(strides: Vec<usize>) -> Self {
+        Sides { input: strides.clone(), output: strides.clone(), middle: strides }
     }
-    strides
+
+    /// Axis `a`'s step and the other axes as batch dimensions, fastest (by the input's
+    /// strides) first, merged where one continues another on every side.
+    fn dims(&self, shape: &[usize], a: usize) -> (Dim, Vec<Dim>) {
+        let dim = |b: usize| Dim { count: shape[b], input: self.input[b], output: self.output[b], middle: self.middle[b] };
+        let mut others: Vec<usize> = (0..shape.len()).filter(|&b| b != a && shape[b] > 1).collect();
+        others.sort_by_key(|&b| (self.input[b], std::cmp::Reverse(b)));
+        let mut dims: Vec<Dim> = Vec::new();
+        for d in others.into_iter().map(dim) {
+            match dims.last_mut() {
+                Some(l) if l.count * l.input == d.input && l.count * l.output == d.output && l.count * l.middle == d.middle => l.count *= d.count,
+                _ => dims.push(d),
+            }
+        }
+        if dims.is_empty() {
+            dims.push(Dim { count: 1, input: 1, output: 1, middle: 1 });
+        }
+        (Dim { count: 0, ..dim(a) }, dims)
+    }
 }
 
 impl AxisJob {
-    /// Axis `a` of a complex array of `shape`, transformed where it lies.
+    /// Axis `a` of a complex array of `shape` whose sides lie as `sides` say.
+    fn complex_on(shape: &[usize], a: usize, sides: &Sides) -> Self {
+        if sides.input == row_major_strides(shape) && sides.output == sides.input && sides.middle == sides.input {
+            return Self::complex(shape, a);
+        }
+        let (step, dims) = sides.dims(shape, a);
+        AxisJob { len: shape[a], step, dims, input_values: Values::Complex, output_values: Values::Complex, input_chirp: None, output_chirp: None }
+    }
+
+    /// Axis `a` of a row-major complex array of `shape`, transformed where it lies.
     fn complex(shape: &[usize], a: usize) -> Self {
         let strides = row_major_strides(shape);
         let same = |count, stride| Dim { count, input: stride, output: stride, middle: stride };
@@ -167,6 +220,9 @@ impl AxisJob {
     /// The halved axis `h` of a real transform: reals of `shape` on one side, the half
     /// spectrum on the other, complex values of `shape` between passes.
     fn halved(problem: &FftNdProblem, h: usize) -> Self {
+        if !problem.is_row_major() {
+            return Self::halved_strided(problem, h);
+        }
         let n = problem.shape[h];
         let inner: usize = problem.shape[h + 1..].iter().product();
         let outer: usize = problem.shape[..h].iter().product();
@@ -188,6 +244,19 @@ impl AxisJob {
             input_chirp: None,
             output_chirp: None,
         }
+    }
+
+    /// `halved` for arrays with strides: the problem's own on the reals' and the half
+    /// spectrum's sides, row-major complex values of `shape` between passes.
+    fn halved_strided(problem: &FftNdProblem, h: usize) -> Self {
+        let (input, output) = problem.buffer_strides();
+        let sides = Sides { input, output, middle: row_major_strides(&problem.shape) };
+        let (step, dims) = sides.dims(&problem.shape, h);
+        let n = problem.shape[h];
+        let unit = if problem.kind == FftKind::C2R { step.input } else { step.output };
+        let half = Values::Half(HalfAxis { len: n, unit, at: AxisIndex::whole(dims.len()) });
+        let (input_values, output_values) = if problem.kind == FftKind::C2R { (half, Values::Real) } else { (Values::Real, half) };
+        AxisJob { len: n, step, dims, input_values, output_values, input_chirp: None, output_chirp: None }
     }
 
     /// The pass over the whole axis, as strided rows.
