@@ -155,6 +155,28 @@ fn long_lengths_take_two_passes() {
 }
 
 #[test]
+fn long_contiguous_rows_run_in_one_launch() {
+    for device in common::devices() {
+        // Smooth rows up to 16384 points in one launch where shared memory holds them (not
+        // NVIDIA's OpenCL, which allows 48 KiB): C2C, R2C (even: a half-length core; odd:
+        // widened), C2R, f64; a prime factor over 13 still splits.
+        let roomy = device.info().shared_memory_per_block >= 140 * 1024;
+        let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();
+        for n in [8192, 15000, 16384] {
+            let p = FftNdProblem::c2c_1d(n, 3);
+            assert_eq!(passes(&p) == 1, roomy, "{p:?}");
+            check::<f32>(&device, p);
+        }
+        assert_eq!(passes(&FftNdProblem::c2c_1d(8191 * 2, 1)), 4, "2 x 8191: Bluestein");
+        for p in [FftNdProblem::r2c_1d(16384, 2), FftNdProblem::c2r_1d(16384, 2), FftNdProblem::r2c_1d(15015, 2), FftNdProblem::c2r_1d(12288, 3)] {
+            check_real::<f32>(&device, p);
+        }
+        check::<f64>(&device, FftNdProblem::c2c_1d(8192, 2).f64());
+        check::<f32>(&device, FftNdProblem::c2c(&[3, 8192, 2], &[0, 1]).in_place());
+    }
+}
+
+#[test]
 fn in_place_and_scaled() {
     for device in common::devices() {
         check::<f32>(&device, FftNdProblem::c2c(&[12, 10], &[0, 1]).in_place());
@@ -332,6 +354,8 @@ fn strided_layouts_read_and_write_exactly_their_elements() {
         // into rows and into a strided output (its values between passes then in scratch).
         check_layout(&device, FftNdProblem::c2c(&[3, 5000], &[1]).input_strides(&[1, 3]).output_strides(&[5008, 1]), 0);
         check_layout(&device, FftNdProblem::c2c(&[3, 5000], &[1]).output_strides(&[1, 3]), 2);
+        // Padded rows of one launch's length, run as rows (one pass).
+        check_layout(&device, FftNdProblem::c2c(&[3, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4104, 1]), 1);
         // In place with padding, every axis; and a prime over one launch (Bluestein).
         check_layout(&device, FftNdProblem::c2c(&[4, 6, 5], &[0, 1, 2]).input_strides(&[64, 8, 1]).output_strides(&[64, 8, 1]).in_place(), 7);
         check_layout(&device, FftNdProblem::c2c(&[2, 4099], &[1]).input_strides(&[1, 2]).output_strides(&[4100, 1]), 1);

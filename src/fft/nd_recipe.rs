@@ -22,7 +22,7 @@
 //! complex and of the array's whole shape, so they live in scratch.
 
 use super::nd::{row_major_strides, FftNdProblem};
-use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_SINGLE_LAUNCH_LEN};
+use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe};
 use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
@@ -60,7 +60,8 @@ pub struct FftNdRecipe {
 impl FftNdRecipe {
     pub fn design(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        let mut planner = Planner { precision: problem.precision, limits, costs: SplitCosts::default(), passes: Vec::new(), scratch_len: problem.len() };
+        let costs = SplitCosts { long_row: longest_row(problem.precision, limits), ..SplitCosts::default() };
+        let mut planner = Planner { precision: problem.precision, limits, costs, passes: Vec::new(), scratch_len: problem.len() };
         let spectrum = problem.spectrum_shape();
         // Long axes first: out of place, their first pass can then read the input and
         // write the output, and no scratch is needed for the first of them.
@@ -394,10 +395,16 @@ impl Planner {
             return self.plan_bluestein(job, from, to);
         }
         let contiguous = job.contiguous(self.precision);
-        let (_, split) = self.costs.axis(job.len, contiguous.is_none());
+        // Rows that are contiguous on both sides but not the contiguous kernels' layout (a
+        // batch distance other than the length) are copied row by row as those are: they
+        // cost as contiguous rows, not as columns (strided kernels take up to
+        // MAX_SINGLE_LAUNCH_LEN points, longer rows only the contiguous kernels).
+        let io = job.io();
+        let rows = io.input().contiguous_rows().is_some() && io.output().contiguous_rows().is_some() && job.len <= MAX_SINGLE_LAUNCH_LEN;
+        let (_, split) = self.costs.axis(job.len, contiguous.is_none() && !rows);
         let Some(n2) = split else {
             let recipe = match contiguous {
-                Some(problem) => FftRecipe::design(problem, self.limits)?,
+                Some(problem) => FftRecipe::design_row(problem, self.limits)?,
                 None => FftRecipe::design_strided(job.len, self.precision, job.io(), self.limits)?,
             };
             self.passes.push(FftPass { recipe, from, to });
@@ -451,6 +458,21 @@ fn pass_cost(len: usize, strided: bool) -> f64 {
 #[derive(Default)]
 struct SplitCosts {
     known: std::collections::HashMap<(usize, bool), (f64, Option<usize>)>,
+    /// Contiguous rows up to this length (13-smooth) run in one launch; 0: up to
+    /// MAX_SINGLE_LAUNCH_LEN only.
+    long_row: usize,
+}
+
+/// The longest contiguous row of `precision` one launch transforms on a device: up to
+/// MAX_ROW_LEN points whose values, with a spare slot per 16 against bank conflicts, fit a
+/// block's shared memory (16384 in f32 and 8192 in f64 on an H100 or H200).
+fn longest_row(precision: Precision, limits: DeviceLimits) -> usize {
+    let bytes = super::recipe::complex_bytes(precision);
+    let mut len = MAX_ROW_LEN;
+    while len > MAX_SINGLE_LAUNCH_LEN && len as u64 * bytes * 17 / 16 > limits.shared_bytes {
+        len /= 2;
+    }
+    len
 }
 
 impl SplitCosts {
@@ -459,7 +481,7 @@ impl SplitCosts {
             return c;
         }
         let mut best: (f64, Option<usize>) = (f64::INFINITY, None);
-        if n <= MAX_SINGLE_LAUNCH_LEN {
+        if n <= MAX_SINGLE_LAUNCH_LEN || (!strided && n <= self.long_row && is_smooth(n, 13)) {
             best = (pass_cost(n, strided), None);
         }
         // Pass A over n2 points (strided), then the rest as a strided axis of n / n2.
@@ -651,5 +673,29 @@ mod tests {
         let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1_000_003, 1), H200).unwrap();
         assert!(long.scratch_len >= 2_000_005 && long.scratch_len <= 2_500_000, "{}", long.scratch_len);
         assert_eq!(long.passes.len(), 6);
+    }
+
+    #[test]
+    fn smooth_contiguous_rows_run_in_one_launch_where_shared_memory_holds_them() {
+        let passes = |p: FftNdProblem| FftNdRecipe::design(p, H200).unwrap().passes.len();
+        assert_eq!(passes(FftNdProblem::c2c_1d(16384, 2)), 1);
+        assert_eq!(passes(FftNdProblem::c2c_1d(8192, 2).f64()), 1);
+        assert_eq!(passes(FftNdProblem::c2c_1d(16384, 2).f64()), 2, "256 KiB of f64 values do not fit");
+        assert_eq!(passes(FftNdProblem::c2c_1d(32768, 1)), 2);
+        assert_eq!(passes(FftNdProblem::c2c_1d(17 * 601, 1)), 2, "a prime factor over 13");
+        // 8192^2: the rows in one pass, the columns in two.
+        assert_eq!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])), 3);
+        assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, max_threads: 1024 }), MAX_SINGLE_LAUNCH_LEN);
+    }
+
+    #[test]
+    fn padded_rows_take_one_pass_as_contiguous_rows_do() {
+        let padded = FftNdProblem::c2c(&[3, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4104, 1]);
+        let r = FftNdRecipe::design(padded, H200).unwrap();
+        assert_eq!(r.passes.len(), 1);
+        let io = r.passes[0].recipe.io.as_ref().unwrap();
+        assert_eq!((io.input().contiguous_rows(), io.output().contiguous_rows()), (Some(4100), Some(4104)));
+        // Columns of 4096 still split: a block would hold too few of them.
+        assert_eq!(FftNdRecipe::design(FftNdProblem::c2c(&[4096, 3], &[0]), H200).unwrap().passes.len(), 2);
     }
 }

@@ -3,7 +3,7 @@
 //! and the only input of code generation.
 
 use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, MAX_COMPOSITE_RADIX};
-use super::problem::{FftKind, FftProblem, Precision};
+use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN};
 use super::strided::StridedIo;
 use crate::error::{Error, Result};
 
@@ -275,6 +275,13 @@ impl FftRecipe {
         Self::design_around(problem, Core::design(Self::core_len(&problem), None), limits)
     }
 
+    /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`] points: the contiguous
+    /// passes of multi-pass plans.
+    pub(crate) fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
+        problem.validate_up_to(MAX_ROW_LEN)?;
+        Self::design_around(problem, Core::design(Self::core_len(&problem), None), limits)
+    }
+
     /// As [`FftRecipe::design`], with composite radices of at most `radix_cap` (2 to 16):
     /// smaller radices mean more passes but more threads per transform and fewer registers.
     pub fn design_with_radix_cap(problem: FftProblem, limits: DeviceLimits, radix_cap: usize) -> Result<Self> {
@@ -303,7 +310,7 @@ impl FftRecipe {
     /// The heuristic's tuning for a given core, which must compute a transform of length
     /// [`FftRecipe::core_len`].
     pub fn design_around(problem: FftProblem, core: Core, limits: DeviceLimits) -> Result<Self> {
-        problem.validate()?;
+        problem.validate_up_to(MAX_ROW_LEN)?;
         if core.len() != Self::core_len(&problem) {
             return Err(Error::invalid(format!(
                 "a core of length {} does not fit a length-{} {} problem: it needs length {}",
