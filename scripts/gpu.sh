@@ -8,7 +8,8 @@
 #
 # `run` steps, all by default, or name some: info tests sanitizer bench sweep
 #   info       nvidia-smi and `coalesce info`
-#   tests      every integration test binary (or those $TESTS names, a glob), on every device,
+#   tests      every integration test binary (or those $TESTS names, a glob; only the tests
+#              whose names contain $TEST_FILTER, if set), on every device,
 #              with the exhaustive sweeps on
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
 #   bench      `coalesce bench copy reduce transfer` with CSV
@@ -89,7 +90,8 @@ run() {
             # (Loops piped into tee run in a subshell: failures are marked in the log with "!!".)
             for t in "$STAGE"/tests/${TESTS:-*}; do
                 echo "== $(basename "$t")"
-                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 timeout 540 "$t" --test-threads 4 2>&1 ||
+                # shellcheck disable=SC2086
+                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 timeout 540 "$t" --test-threads 4 ${TEST_FILTER:-} 2>&1 ||
                     echo "!! $(basename "$t") exited with $?"
             done | tee "$OUT/tests.txt"
             grep -q "^!!\|FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;

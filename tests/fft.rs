@@ -208,3 +208,24 @@ fn bad_input_is_a_clear_error() {
         assert!(matches!(r2c.forward(&x, &mut out9), Err(Error::LengthMismatch { expected: 9, got: 8, .. })));
     }
 }
+
+#[test]
+fn rows_apart_leave_the_gaps_alone() {
+    use coalesce::bench::random::random_vec;
+    use coalesce::fft::reference;
+    for device in common::devices() {
+        // Three rows of 12, 13 apart in, 16 apart out (cuFFT's idist and odist).
+        let plan = FftPlan::new(&device, FftProblem::c2c(12, 3).row_distances(13, 16)).unwrap();
+        assert_eq!((plan.problem().input_len(), plan.problem().output_len()), (39, 48));
+        let x: Vec<Complex<f32>> = random_vec(39, 41);
+        let mut out = poisoned::<Complex<f32>>(&device, 48);
+        plan.forward(&device.upload(&x).unwrap(), &mut out).unwrap();
+        let out = out.to_vec().unwrap();
+        for r in 0..3 {
+            let row: Vec<Complex<f64>> = x[13 * r..13 * r + 12].iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect();
+            let got = out[16 * r..16 * r + 12].iter().map(|c| Complex::new(c.re as f64, c.im as f64));
+            assert!(reference::relative_l2_error(got, reference::c2c_axes(&row, &[12], &[0], false)) < 1e-6, "row {r} on {}", device.id());
+            assert!(out[16 * r + 12..16 * r + 16].iter().all(|c| c.re.is_nan()), "the gap after row {r} was written on {}", device.id());
+        }
+    }
+}

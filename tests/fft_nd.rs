@@ -354,8 +354,16 @@ fn strided_layouts_read_and_write_exactly_their_elements() {
         // into rows and into a strided output (its values between passes then in scratch).
         check_layout(&device, FftNdProblem::c2c(&[3, 5000], &[1]).input_strides(&[1, 3]).output_strides(&[5008, 1]), 0);
         check_layout(&device, FftNdProblem::c2c(&[3, 5000], &[1]).output_strides(&[1, 3]), 2);
-        // Padded rows of one launch's length, run as rows (one pass).
+        // Padded rows (cuFFT's idist and odist) run the contiguous kernels, of every kind
+        // and packing, and a long row; an odd distance between even real rows does not.
         check_layout(&device, FftNdProblem::c2c(&[3, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4104, 1]), 1);
+        check_layout(&device, FftNdProblem::c2c(&[5, 12], &[1]).input_strides(&[13, 1]).output_strides(&[17, 1]), 0);
+        check_layout(&device, FftNdProblem::c2c(&[2, 16384], &[1]).input_strides(&[16400, 1]), 0);
+        check_layout(&device, FftNdProblem::r2c(&[3, 1000], &[1]).input_strides(&[1002, 1]).output_strides(&[520, 1]), 2);
+        check_layout(&device, FftNdProblem::c2r(&[3, 1000], &[1]).input_strides(&[503, 1]).output_strides(&[1010, 1]), 0);
+        check_layout(&device, FftNdProblem::r2c(&[3, 999], &[1]).input_strides(&[1001, 1]).output_strides(&[505, 1]), 1);
+        check_layout(&device, FftNdProblem::c2r(&[3, 999], &[1]).input_strides(&[505, 1]).output_strides(&[1003, 1]), 1);
+        check_layout(&device, FftNdProblem::r2c(&[3, 1000], &[1]).input_strides(&[1001, 1]), 0);
         // In place with padding, every axis; and a prime over one launch (Bluestein).
         check_layout(&device, FftNdProblem::c2c(&[4, 6, 5], &[0, 1, 2]).input_strides(&[64, 8, 1]).output_strides(&[64, 8, 1]).in_place(), 7);
         check_layout(&device, FftNdProblem::c2c(&[2, 4099], &[1]).input_strides(&[1, 2]).output_strides(&[4100, 1]), 1);

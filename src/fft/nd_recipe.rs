@@ -275,7 +275,7 @@ impl AxisJob {
     }
 
     /// The contiguous single-launch problem this axis is, when its rows are the contiguous
-    /// kernels' layout: values next to each other, rows one after another.
+    /// kernels' layout: values next to each other, rows one after another or further apart.
     fn contiguous(&self, precision: Precision) -> Option<FftProblem> {
         let plain = |v: &Values| match v {
             Values::Half(h) => h.at.is_row(),
@@ -293,9 +293,17 @@ impl AxisJob {
             _ => return None,
         };
         let io = self.io();
-        let (row_in, row_out) = problem.row_elements();
-        let natural = |rows_apart: Option<usize>, want: usize| rows_apart.is_some_and(|d| rows == 1 || d == want);
-        (natural(io.input().contiguous_rows(), row_in) && natural(io.output().contiguous_rows(), row_out)).then_some(problem.precision(precision))
+        let (Some(apart_in), Some(apart_out)) = (io.input().contiguous_rows(), io.output().contiguous_rows()) else {
+            return None;
+        };
+        // Rows further apart than their length (padded rows, cuFFT's idist) are the
+        // contiguous kernels' too, where the distances suit them.
+        let problem = problem.precision(precision);
+        if rows == 1 || (apart_in, apart_out) == problem.row_elements() {
+            return Some(problem);
+        }
+        let padded = problem.row_distances(apart_in, apart_out);
+        padded.validate_up_to(MAX_ROW_LEN).is_ok().then_some(padded)
     }
 
     /// Four-step split into pass A over `n2` points (its strided rows) and the rest: the
@@ -689,12 +697,15 @@ mod tests {
     }
 
     #[test]
-    fn padded_rows_take_one_pass_as_contiguous_rows_do() {
+    fn padded_rows_run_the_contiguous_kernels() {
         let padded = FftNdProblem::c2c(&[3, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4104, 1]);
         let r = FftNdRecipe::design(padded, H200).unwrap();
         assert_eq!(r.passes.len(), 1);
-        let io = r.passes[0].recipe.io.as_ref().unwrap();
-        assert_eq!((io.input().contiguous_rows(), io.output().contiguous_rows()), (Some(4100), Some(4104)));
+        assert!(r.passes[0].recipe.io.is_none(), "the contiguous kernel, rows apart");
+        assert_eq!(r.passes[0].recipe.problem.row_distances, Some((4100, 4104)));
+        // Odd distances between even real rows (read as complex pairs): the strided kernel.
+        let odd = FftNdRecipe::design(FftNdProblem::r2c(&[3, 4096], &[1]).input_strides(&[4097, 1]), H200).unwrap();
+        assert!(odd.passes[0].recipe.io.is_some());
         // Columns of 4096 still split: a block would hold too few of them.
         assert_eq!(FftNdRecipe::design(FftNdProblem::c2c(&[4096, 3], &[0]), H200).unwrap().passes.len(), 2);
     }

@@ -72,6 +72,9 @@ pub struct FftProblem {
     pub precision: Precision,
     pub placement: Placement,
     pub norm: Normalization,
+    /// Distance between consecutive rows of the (input, output), in elements of each (cuFFT's
+    /// idist and odist); None: rows one after another. Out of place only.
+    pub row_distances: Option<(usize, usize)>,
 }
 
 impl FftProblem {
@@ -83,6 +86,7 @@ impl FftProblem {
             precision: Precision::F32,
             placement: Placement::OutOfPlace,
             norm: Normalization::Backward,
+            row_distances: None,
         }
     }
 
@@ -145,6 +149,22 @@ impl FftProblem {
                 self.len
             )));
         }
+        if let Some((i, o)) = self.row_distances {
+            let (ri, ro) = self.packed_row_elements();
+            // Even real rows are read and written as complex pairs: an odd distance would
+            // misalign every other row.
+            let real = match self.kind {
+                FftKind::R2C => i,
+                FftKind::C2R => o,
+                FftKind::C2C => 0,
+            };
+            if i < ri || o < ro || self.placement == Placement::InPlace || (self.len % 2 == 0 && real % 2 == 1) {
+                return Err(Error::invalid(format!(
+                    "FFT row distances ({i}, {o}) for rows of ({ri}, {ro}) elements: distances must be at least the rows' lengths, \
+                     even on the real side of an even-length real transform, and out of place"
+                )));
+            }
+        }
         // Rows of up to 16-byte elements must be addressable with 64-bit byte offsets.
         let (i, o) = self.row_elements();
         let row_bytes = i.max(o) * 16;
@@ -167,8 +187,19 @@ impl FftProblem {
         }
     }
 
-    /// (input, output) elements per row, each in its own element type: the rows' strides.
+    /// Rows `input` and `output` elements apart instead of one after another.
+    pub fn row_distances(mut self, input: usize, output: usize) -> Self {
+        self.row_distances = Some((input, output));
+        self
+    }
+
+    /// (input, output) elements from one row to the next, each in its own element type.
     pub(crate) fn row_elements(&self) -> (usize, usize) {
+        self.row_distances.unwrap_or_else(|| self.packed_row_elements())
+    }
+
+    /// (input, output) elements per row when the rows follow each other.
+    fn packed_row_elements(&self) -> (usize, usize) {
         match self.kind {
             FftKind::C2C => (self.len, self.len),
             FftKind::R2C => (self.real_row_stride(), self.half_spectrum_len()),
@@ -295,5 +326,25 @@ impl std::str::FromStr for Normalization {
             "none" => Ok(Normalization::None),
             _ => Err(Error::invalid(format!("unknown normalization '{s}': use backward, forward, ortho or none"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_distances_are_at_least_the_rows_and_even_on_even_real_sides() {
+        assert_eq!(FftProblem::c2c(12, 5).row_distances(13, 17).row_elements(), (13, 17));
+        assert_eq!(FftProblem::r2c(12, 5).row_elements(), (12, 7));
+        assert!(FftProblem::c2c(12, 5).row_distances(13, 17).validate().is_ok());
+        assert!(FftProblem::c2c(12, 5).row_distances(11, 12).validate().is_err());
+        assert!(FftProblem::r2c(12, 5).row_distances(13, 7).validate().is_err(), "odd real distance, even length");
+        assert!(FftProblem::r2c(11, 5).row_distances(13, 7).validate().is_ok());
+        assert!(FftProblem::c2r(12, 5).row_distances(7, 14).validate().is_ok());
+        assert!(FftProblem::c2c(12, 5).row_distances(12, 12).in_place().validate().is_err());
+        // Longer rows only through validate_up_to (multi-pass plans).
+        assert!(FftProblem::c2c(8192, 1).validate().is_err());
+        assert!(FftProblem::c2c(8192, 1).validate_up_to(MAX_ROW_LEN).is_ok());
     }
 }

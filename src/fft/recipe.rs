@@ -488,8 +488,9 @@ impl FftRecipe {
             Some(m) => format!("{pad}_m{m}"),
         };
         let strided = self.io.as_ref().map_or(String::new(), |io| format!("_{}", io.tag()));
+        let apart = p.row_distances.map_or(String::new(), |(i, o)| format!("_rd{i}x{o}"));
         format!(
-            "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}{strided}",
+            "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}{strided}{apart}",
             p.kind, p.precision, p.len, self.tuning.threads_per_transform, self.tuning.transforms_per_block
         )
     }

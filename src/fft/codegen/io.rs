@@ -16,8 +16,7 @@ impl KernelWriter<'_> {
     pub(super) fn read_input_function(&mut self) {
         let p = self.r.problem;
         let n = p.len;
-        let real_stride = p.real_row_stride();
-        let half = p.half_spectrum_len();
+        let (apart, half) = (p.row_elements().0, p.half_spectrum_len());
         let real_twiddles = self.tables.real_twiddles;
         let input = if p.kind == FftKind::R2C { "real" } else { "cplx" };
         self.w.comment(&["value i = j + c of the core's input in row `row` of the block, whose first row starts at `in`"]);
@@ -32,15 +31,15 @@ impl KernelWriter<'_> {
         }
         match (p.kind, self.r.packing) {
             (FftKind::C2C, _) => {
-                self.w.line(format!("cplx v = (in + (row * {n}u + j))[c];"));
+                self.w.line(format!("cplx v = (in + (row * {apart}u + j))[c];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
             }
             (FftKind::R2C, RealPacking::HalfLength) => {
                 self.w.comment(&["z[i] = x[2i] + i x[2i+1]: the real row read as complex pairs"]);
-                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in + (row * {}u + j))[c];", real_stride / 2));
+                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in + (row * {}u + j))[c];", apart / 2));
             }
             (FftKind::R2C, _) => {
-                self.w.line(format!("const cplx v = MAKE_CPLX((in + (row * {real_stride}u + j))[c], 0);"));
+                self.w.line(format!("const cplx v = MAKE_CPLX((in + (row * {apart}u + j))[c], 0);"));
             }
             (FftKind::C2R, RealPacking::HalfLength) => {
                 let m = n / 2;
@@ -49,7 +48,7 @@ impl KernelWriter<'_> {
                     "of z[j] = x[2j] + i x[2j+1]. The imaginary parts of X[0] and X[m] are ignored, as numpy does.",
                     "Conjugated: the forward core then computes the inverse.",
                 ]);
-                self.w.line(format!("const GLOBAL cplx* X = in + row * {half}u;"));
+                self.w.line(format!("const GLOBAL cplx* X = in + row * {apart}u;"));
                 self.w.line("cplx a = (X + j)[c];");
                 self.w.line(format!("cplx b = (X + ({m}u - j))[-(int)c];   /* X[m - i] */"));
                 self.w.line("if (i == 0) { a.y = 0; b.y = 0; }");
@@ -59,7 +58,7 @@ impl KernelWriter<'_> {
             }
             (FftKind::C2R, _) => {
                 self.w.comment(&["the full Hermitian spectrum, conjugated for the forward core"]);
-                self.w.line(format!("const GLOBAL cplx* X = in + row * {half}u;"));
+                self.w.line(format!("const GLOBAL cplx* X = in + row * {apart}u;"));
                 self.w.line(format!("cplx v = i < {half}u ? cconj((X + j)[c]) : (X + ({n}u - j))[-(int)c];   /* X[N - i] */"));
                 self.w.line("if (i == 0) v.y = 0;");
             }
@@ -81,9 +80,7 @@ impl KernelWriter<'_> {
     /// the core length of the core's (final) output for one row; c a literal, as for read_input.
     pub(super) fn write_output_function(&mut self) {
         let p = self.r.problem;
-        let n = p.len;
-        let real_stride = p.real_row_stride();
-        let half = p.half_spectrum_len();
+        let (apart, half) = (p.row_elements().1, p.half_spectrum_len());
         let output = if p.kind == FftKind::C2R { "real" } else { "cplx" };
         self.w.comment(&["stores value i = j + c of the core's output in row `row` of the block (first row at `out`), scaled"]);
         self.w.open(format!(
@@ -91,15 +88,15 @@ impl KernelWriter<'_> {
         ));
         self.w.line("(void)tables; (void)sign;");
         match (p.kind, self.r.packing) {
-            (FftKind::C2C, _) => self.w.line(format!("(out + (row * {n}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
+            (FftKind::C2C, _) => self.w.line(format!("(out + (row * {apart}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
             (FftKind::C2R, RealPacking::HalfLength) => {
                 self.w.comment(&["x[2i] + i x[2i+1] = conj of the core's output"]);
-                self.w.line(format!("((GLOBAL cplx*)out + (row * {}u + j))[c] = MAKE_CPLX(v.x * scale, -v.y * scale);", real_stride / 2))
+                self.w.line(format!("((GLOBAL cplx*)out + (row * {}u + j))[c] = MAKE_CPLX(v.x * scale, -v.y * scale);", apart / 2))
             }
-            (FftKind::C2R, _) => self.w.line(format!("(out + (row * {real_stride}u + j))[c] = v.x * scale;")),
+            (FftKind::C2R, _) => self.w.line(format!("(out + (row * {apart}u + j))[c] = v.x * scale;")),
             (FftKind::R2C, _) => {
                 self.w.comment(&["odd N: the first N/2+1 values of the full spectrum"]);
-                self.w.line(format!("if (j + c < {half}u) (out + (row * {half}u + j))[c] = cscale(v, scale);"))
+                self.w.line(format!("if (j + c < {half}u) (out + (row * {apart}u + j))[c] = cscale(v, scale);"))
             }
         };
         self.w.close();
@@ -130,7 +127,7 @@ impl KernelWriter<'_> {
             return;
         }
         let m = p.len / 2;
-        let half = p.half_spectrum_len();
+        let (apart, half) = (p.row_elements().1, p.half_spectrum_len());
         let real_twiddles = self.tables.real_twiddles;
         let half_lit = self.lit.real(0.5);
         self.row_loop(half, |w| {
@@ -140,7 +137,7 @@ impl KernelWriter<'_> {
             w.line(format!("const cplx even = cscale(cadd(a, b), {half_lit});"));
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
             w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));
-            w.line(format!("out_rows[row * {half}u + i] = cscale(x, scale);"));
+            w.line(format!("out_rows[row * {apart}u + i] = cscale(x, scale);"));
         });
     }
 }
