@@ -128,12 +128,7 @@ impl KernelWriter<'_> {
             let bits = step_low_bits(tw.len);
             self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: high bits of m times low bits", tw.len, tw.len)]);
             self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
-            self.w.line(format!(
-                "return cmul(tables[{}u + (u32)(m >> {bits})], tables[{}u + (u32)(m & {}u)]);",
-                self.tables.step_high,
-                self.tables.step_low,
-                (1usize << bits) - 1
-            ));
+            self.w.line(format!("return {};", two_table_root(self.tables.step_high, self.tables.step_low, bits)));
             self.w.close();
         }
     }
@@ -168,12 +163,7 @@ impl KernelWriter<'_> {
         self.w.comment(&[&format!("Bluestein's chirp e^(-pi i g^2/{}), g < {}", c.len, c.len)]);
         self.w.open("DEVICE_FN cplx bluestein_chirp(const GLOBAL cplx* RESTRICT tables, u64 g)");
         self.w.line(format!("const u64 m = (g * g) % {period}u;"));
-        self.w.line(format!(
-            "return cmul(tables[{}u + (u32)(m >> {bits})], tables[{}u + (u32)(m & {}u)]);",
-            self.tables.pass_chirp_high,
-            self.tables.pass_chirp_low,
-            (1usize << bits) - 1
-        ));
+        self.w.line(format!("return {};", two_table_root(self.tables.pass_chirp_high, self.tables.pass_chirp_low, bits)));
         self.w.close();
     }
 
@@ -275,6 +265,12 @@ fn batch_index(io: &StridedIo, d: usize) -> String {
     let below: usize = io.batch[..d].iter().map(|d| d.count).product();
     let count = io.batch[d].count;
     if below == 1 { format!("b % {count}u") } else { format!("(b / {below}u) % {count}u") }
+}
+
+/// The expression for a root of unity e^{-2 pi i m/n} from the two tables of `step_tables`
+/// (plan.rs): by m's high bits at `high`, times by its `bits` low bits at `low`.
+fn two_table_root(high: usize, low: usize, bits: u32) -> String {
+    format!("cmul(tables[{high}u + (u32)(m >> {bits})], tables[{low}u + (u32)(m & {}u)])", (1usize << bits) - 1)
 }
 
 /// The index along the whole axis a side's values carry, if the kernel needs it: a half
