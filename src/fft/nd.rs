@@ -256,8 +256,11 @@ impl FftNdProblem {
             if let Some(a) = strides.iter().position(|&s| s == 0) {
                 return Err(Error::invalid(format!("the {side} stride of axis {a} is 0: every stride must be at least 1 element")));
             }
-            if span(shape, strides).is_none_or(|n| n.checked_mul(complex_bytes(self.precision) as usize).is_none_or(|b| b > isize::MAX as usize)) {
-                return Err(Error::SizeOverflow { count: shape.iter().map(|&n| n as u64).product(), elem_size: strides.iter().max().copied().unwrap_or(1) });
+            // The buffer the strides reach over must be addressable (counted as complex values).
+            let bytes = complex_bytes(self.precision) as usize;
+            let reach = shape.iter().zip(strides.iter()).fold(1u128, |acc, (&n, &s)| acc.saturating_add((n as u128 - 1) * s as u128));
+            if reach.saturating_mul(bytes as u128) > isize::MAX as u128 {
+                return Err(Error::SizeOverflow { count: u64::try_from(reach).unwrap_or(u64::MAX), elem_size: bytes });
             }
         }
         if let Some((a, b)) = overlap(&out_shape, &output) {
@@ -328,5 +331,6 @@ mod tests {
         assert!(err(FftNdProblem::c2c_1d((1 << 31) + 11, 1)).contains("prime factor 2147483659"));
         assert!(err(FftNdProblem::r2c(&[4, 4], &[0]).in_place()).contains("out of place"));
         assert!(matches!(FftNdProblem::c2c(&[1 << 40, 1 << 40], &[0]).validate(), Err(Error::SizeOverflow { .. })));
+        assert!(matches!(FftNdProblem::c2c(&[4, 4], &[0]).input_strides(&[1 << 62, 1]).validate(), Err(Error::SizeOverflow { .. })));
     }
 }
