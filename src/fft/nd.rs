@@ -142,11 +142,35 @@ impl FftNdProblem {
         }
     }
 
-    /// Strides of the (input, output) arrays per axis, in elements: given, or row-major.
+    /// Strides of the (input, output) arrays per axis, in elements: given, or row-major (in
+    /// place, real rows padded to 2(n/2+1) values, the half spectrum's size, as FFTW and cuFFT
+    /// lay them out).
     pub fn buffer_strides(&self) -> (Vec<usize>, Vec<usize>) {
         let (i, o) = self.buffer_shapes();
-        let given = |strides: &Option<Vec<usize>>, shape: &[usize]| strides.clone().unwrap_or_else(|| row_major_strides(shape));
-        (given(&self.input_strides, &i), given(&self.output_strides, &o))
+        let (mut input, mut output) = (row_major_strides(&i), row_major_strides(&o));
+        if self.in_place_real() {
+            // Reals laid out as the half spectrum's bytes: twice its strides, values adjacent.
+            let mut padded: Vec<usize> = row_major_strides(&self.spectrum_shape()).iter().map(|s| 2 * s).collect();
+            *padded.last_mut().expect("a shape has an axis") = 1;
+            *(if self.kind == FftKind::R2C { &mut input } else { &mut output }) = padded;
+        }
+        (self.input_strides.clone().unwrap_or(input), self.output_strides.clone().unwrap_or(output))
+    }
+
+    /// Whether this is a real transform in place: reals and half spectrum share one buffer.
+    fn in_place_real(&self) -> bool {
+        self.kind != FftKind::C2C && self.placement == Placement::InPlace
+    }
+
+    /// Elements, of the input's type, an in-place buffer holds: the array (C2C), or the half
+    /// spectrum's bytes (real transforms: reals padded to 2(n/2+1) per row, or the spectrum).
+    pub fn in_place_len(&self) -> usize {
+        let spectrum: usize = self.spectrum_shape().iter().product();
+        match self.kind {
+            FftKind::C2C => self.buffer_lens().0,
+            FftKind::R2C => 2 * spectrum,
+            FftKind::C2R => spectrum,
+        }
     }
 
     /// Whether both arrays are row-major (no strides given, or the row-major ones).
@@ -217,13 +241,25 @@ impl FftNdProblem {
         if count.and_then(|c| c.checked_mul(bytes)).is_none_or(|b| b > isize::MAX as usize) {
             return Err(Error::SizeOverflow { count: self.shape.iter().map(|&n| n as u64).product(), elem_size: bytes });
         }
-        self.validate_strides()?;
-        if self.kind != FftKind::C2C && self.placement == Placement::InPlace {
-            return Err(Error::Unsupported(format!(
-                "in-place {} over axes is not done yet: plan it out of place (two buffers)",
-                self.kind
-            )));
+        if self.in_place_real() {
+            if self.halved_axis() != Some(rank - 1) {
+                return Err(Error::Unsupported(format!(
+                    "in-place {} halves the array's last axis (FFTW's and cuFFT's padded layout), but axes {:?} halve axis {}: \
+                     name axis {} last, or plan it out of place",
+                    self.kind,
+                    self.axes,
+                    self.halved_axis().unwrap_or(0),
+                    rank - 1
+                )));
+            }
+            if self.input_strides.is_some() || self.output_strides.is_some() {
+                return Err(Error::Unsupported(format!(
+                    "in-place {} takes the padded row-major layout only: drop the strides, or plan it out of place",
+                    self.kind
+                )));
+            }
         }
+        self.validate_strides()?;
         for &a in &self.axes {
             let n = self.shape[a];
             if largest_prime_factor(n) <= MAX_SINGLE_LAUNCH_LEN {
@@ -269,7 +305,7 @@ impl FftNdProblem {
                  (each axis's stride at least the extent of the axes inside it)"
             )));
         }
-        if self.placement == Placement::InPlace && input != output {
+        if self.placement == Placement::InPlace && self.kind == FftKind::C2C && input != output {
             return Err(Error::invalid(format!(
                 "in place, input strides {input:?} and output strides {output:?} differ: a pass would overwrite values not yet read; \
                  give both sides the same strides, or plan it out of place"
@@ -329,7 +365,13 @@ mod tests {
         assert!(err(FftNdProblem::c2c(&[], &[0])).contains("no axes"));
         assert!(FftNdProblem::c2c_1d(1_000_003, 1).validate().is_ok());
         assert!(err(FftNdProblem::c2c_1d((1 << 31) + 11, 1)).contains("prime factor 2147483659"));
-        assert!(err(FftNdProblem::r2c(&[4, 4], &[0]).in_place()).contains("out of place"));
+        assert!(err(FftNdProblem::r2c(&[4, 4], &[0]).in_place()).contains("name axis 1 last"));
+        assert!(err(FftNdProblem::c2r(&[4, 4], &[1]).in_place().output_strides(&[4, 1])).contains("padded row-major layout"));
+        let padded = FftNdProblem::r2c(&[3, 4, 6], &[0, 2]).in_place();
+        assert_eq!(padded.buffer_strides(), (vec![32, 8, 1], vec![16, 4, 1]));
+        assert_eq!(padded.in_place_len(), 2 * 3 * 4 * 4);
+        let two = FftNdProblem::c2r(&[3, 2], &[1]).in_place();
+        assert_eq!(two.buffer_strides(), (vec![2, 1], vec![4, 1]), "n = 2: two coefficients per row, reals padded to 4");
         assert!(matches!(FftNdProblem::c2c(&[1 << 40, 1 << 40], &[0]).validate(), Err(Error::SizeOverflow { .. })));
         assert!(matches!(FftNdProblem::c2c(&[4, 4], &[0]).input_strides(&[1 << 62, 1]).validate(), Err(Error::SizeOverflow { .. })));
     }

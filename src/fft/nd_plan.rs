@@ -80,7 +80,7 @@ impl FftNdPlan {
         }
         let p = self.problem();
         p.kind.check_direction(direction)?;
-        let len = p.buffer_lens().0;
+        let len = p.in_place_len();
         check_buffer(&format!("{} in-place data", p.kind), T::KIND, self.fitted(data.len(), len), p.buffer_kinds().0, len)?;
         let raw = data.raw();
         self.run(direction, raw, raw)
