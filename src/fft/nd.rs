@@ -16,7 +16,7 @@ use crate::fft::factor::largest_prime_factor;
 /// named in `axes`: the spectrum holds n/2+1 coefficients along it.
 ///
 /// The arrays are row-major unless strides are given (cufftPlanMany's and FFTW's guru
-/// layouts): element (i_0, i_1, ...) of a side lies at sum of i_a * strides[a], in elements
+/// layouts): element (i_0, i_1, ...) of a side lies at `sum of i_a * strides[a]`, in elements
 /// of that side's type, for each axis of that side's shape (the spectrum's for the half
 /// spectrum). Batches are the axes not transformed, on any axis; a batch distance is the
 /// stride of its axis.

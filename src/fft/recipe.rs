@@ -112,7 +112,7 @@ impl Core {
     }
 
     /// Complex values of shared memory one transform occupies: its row (Bluestein: the
-    /// convolution; Rader: and one slot per length-prime DFT for its X[0]).
+    /// convolution; Rader: and one slot per length-prime DFT for its `X[0]`).
     pub fn region(&self) -> usize {
         match self {
             Core::Stockham { len, .. } => *len,

@@ -82,7 +82,7 @@ pub fn r2c(x: &[f64], len: usize) -> Vec<C64> {
 }
 
 /// Real rows of `len` from half spectra (rows of N/2+1), unscaled: the inverse of the full
-/// Hermitian spectrum the half implies. The imaginary parts of X[0] and, for even N, X[N/2]
+/// Hermitian spectrum the half implies. The imaginary parts of `X[0]` and, for even N, `X[N/2]`
 /// drop out, as in numpy's irfft.
 pub fn c2r(x: &[C64], len: usize) -> Vec<f64> {
     let half = len / 2 + 1;

@@ -54,7 +54,7 @@ pub enum Values {
 
 /// Where value i of row b lies along the whole axis a pass helps transform: a four-step
 /// split scatters that index over the row and some batch dimensions, as
-/// g = i * row + sum of index_d * dims[d] (index_d: row b's index in batch dimension d).
+/// `g = i * row + sum of index_d * dims[d]` (index_d: row b's index in batch dimension d).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AxisIndex {
     pub row: usize,
@@ -103,8 +103,8 @@ pub struct HalfAxis {
 }
 
 /// Bluestein's algorithm over passes, for an axis of `len` points whose prime factor is too
-/// large for one launch. Its DFT is X[k] = c[k] (sum of x[n] c[n] conj(c[k - n])), c[n] =
-/// e^{-pi i n^2/len}: a cyclic convolution of `conv_len` points (a smooth length of at least
+/// large for one launch. Its DFT is `X[k] = c[k] (sum of x[n] c[n] conj(c[k - n]))`, with
+/// `c[n] = e^{-pi i n^2/len}`: a cyclic convolution of `conv_len` points (a smooth length of at least
 /// 2 len - 1), run as two forward transforms of conv_len points. The pointwise steps ride on
 /// the first read and the last writes of their passes; `at` gives each value's index g along
 /// the convolution's axis.
@@ -118,13 +118,13 @@ pub struct Chirp {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ChirpStep {
-    /// The first read: x[g] c[g] for g < len, zero for the padding past it.
+    /// The first read: `x[g] c[g]` for g < len, zero for the padding past it.
     Signal,
-    /// The first transform's last write: conj(V[g] B[g]), B the filter's spectrum divided by
+    /// The first transform's last write: `conj(V[g] B[g])`, B the filter's spectrum divided by
     /// conv_len (`tables::bluestein_filter_spectrum`). The conjugate turns the second forward
     /// transform into the inverse one.
     Filter,
-    /// The second transform's last write: conj(v[g]) c[g] for g < len; the rest is dropped.
+    /// The second transform's last write: `conj(v[g]) c[g]` for g < len; the rest is dropped.
     Spectrum,
 }
 

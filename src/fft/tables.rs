@@ -54,18 +54,18 @@ pub fn unit_root(num: u64, den: u64) -> C64 {
     C64::new(cos, -sin)
 }
 
-/// w[k] = e^{-2 pi i k/n} for k in 0..count.
+/// `w[k] = e^{-2 pi i k/n}` for k in 0..count.
 pub fn twiddles(n: usize, count: usize) -> Vec<C64> {
     (0..count as u64).map(|k| unit_root(k, n as u64)).collect()
 }
 
-/// Bluestein's chirp c[k] = e^{-pi i k^2/n} for k in 0..n (k^2 reduced mod 2n exactly).
+/// Bluestein's chirp `c[k] = e^{-pi i k^2/n}` for k in 0..n (k^2 reduced mod 2n exactly).
 pub fn chirp(n: usize) -> Vec<C64> {
     let two_n = 2 * n as u64;
     (0..n as u64).map(|k| unit_root((k * k) % two_n, two_n)).collect()
 }
 
-/// The spectrum of Bluestein's filter b[j] = conj(c[|j|]) for |j| < n, wrapped into length m,
+/// The spectrum of Bluestein's filter `b[j] = conj(c[|j|])` for |j| < n, wrapped into length m,
 /// divided by m so that the kernel's inverse transform comes out scaled.
 pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
     let c = chirp(n);
@@ -92,7 +92,7 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
 const LONG_HOST_FFT: usize = 2 * super::problem::MAX_SINGLE_LAUNCH_LEN;
 
 /// Rader's tables for the length-`prime` DFTs of a length-`len` transform, with g the
-/// primitive root mod prime: the spectrum of the filter b[q] = e^{-2 pi i g^-q/prime}
+/// primitive root mod prime: the spectrum of the filter `b[q] = e^{-2 pi i g^-q/prime}`
 /// (length prime - 1) divided by prime - 1, so that the kernel's inverse transform comes out
 /// scaled; and the permutations, (m g^k, g^-k) mod prime for k < prime - 1 (m = len/prime),
 /// as the real and imaginary parts of one complex value each (small integers, exact in f32).
