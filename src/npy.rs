@@ -1,9 +1,10 @@
 //! NumPy `.npy` files: the CLI's input and output format.
 //!
-//! Reads format versions 1, 2 and 3, little-endian (or native) numeric dtypes in C order:
-//! int8..uint64, float32, float64, complex64, complex128. Writes version 1 (version 2 when the
-//! header needs it), as `numpy.save` does. Anything else (big-endian, Fortran order, booleans,
-//! structured or object arrays) is a clear error that says how to convert the array in numpy.
+//! Reads format versions 1, 2 and 3, little-endian (or native) numeric dtypes in C or Fortran
+//! order (Fortran-ordered data is put in C order as it is read): int8..uint64, float32,
+//! float64, complex64, complex128. Writes version 1 (version 2 when the header needs it), C
+//! order, as `numpy.save` does. Anything else (big-endian, booleans, structured or object
+//! arrays) is a clear error that says how to convert the array in numpy.
 
 use std::path::Path;
 
@@ -55,6 +56,30 @@ fn kind_of(d: &str, path: &str) -> Result<ScalarKind> {
             "{path}: dtype '{d}' is not supported; use int8..uint64, float32, float64, complex64 or complex128 (a.astype(np.float32), say)"
         ))
     })
+}
+
+/// The bytes of a Fortran-ordered array of `shape` (first index fastest) in C order (last
+/// index fastest), `size` bytes per element.
+fn fortran_to_c(data: &[u8], shape: &[usize], size: usize) -> Vec<u8> {
+    let count: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(data.len());
+    // Fortran strides, in elements; the C-order index walks like an odometer.
+    let strides: Vec<usize> = shape.iter().scan(1, |acc, &n| Some(std::mem::replace(acc, *acc * n))).collect();
+    let mut index = vec![0usize; shape.len()];
+    let mut at = 0usize;
+    for _ in 0..count {
+        out.extend_from_slice(&data[at * size..(at + 1) * size]);
+        for a in (0..shape.len()).rev() {
+            index[a] += 1;
+            at += strides[a];
+            if index[a] < shape[a] {
+                break;
+            }
+            at -= shape[a] * strides[a];
+            index[a] = 0;
+        }
+    }
+    out
 }
 
 impl NpyArray {
@@ -126,12 +151,7 @@ impl NpyArray {
         let header = std::str::from_utf8(header).map_err(|_| bad("header is not text"))?;
         let descr = dict_value(header, "descr").ok_or_else(|| bad("no 'descr' in header"))?;
         let descr = descr.trim_matches(|c| c == '\'' || c == '"');
-        let fortran = dict_value(header, "fortran_order").ok_or_else(|| bad("no 'fortran_order' in header"))?;
-        if fortran == "True" {
-            return Err(Error::invalid(format!(
-                "{name}: the array is in Fortran order; save a C-ordered copy: np.save(f, np.ascontiguousarray(a))"
-            )));
-        }
+        let fortran = dict_value(header, "fortran_order").ok_or_else(|| bad("no 'fortran_order' in header"))? == "True";
         let shape_text = dict_value(header, "shape").ok_or_else(|| bad("no 'shape' in header"))?;
         let shape = shape_text
             .trim_matches(|c| c == '(' || c == ')')
@@ -150,7 +170,8 @@ impl NpyArray {
                 data.len()
             )));
         }
-        Ok(NpyArray { dtype, shape, data: data.to_vec() })
+        let data = if fortran { fortran_to_c(data, &shape, dtype.size()) } else { data.to_vec() };
+        Ok(NpyArray { dtype, shape, data })
     }
 
     /// The bytes of a `.npy` file holding this array.
@@ -208,4 +229,22 @@ fn dict_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
         }
     }
     None
+}
+#[cfg(test)]
+mod tests {
+    use super::fortran_to_c;
+
+    #[test]
+    fn fortran_order_becomes_c_order() {
+        // Element (i, j, k) of a [2, 3, 4] array, stored first index fastest.
+        let shape = [2usize, 3, 4];
+        let fortran: Vec<u8> = (0..24u16).flat_map(|f| f.to_le_bytes()).collect();
+        let c = fortran_to_c(&fortran, &shape, 2);
+        for (i, j, k) in (0..2).flat_map(|i| (0..3).flat_map(move |j| (0..4).map(move |k| (i, j, k)))) {
+            let at = 2 * (i * 12 + j * 4 + k);
+            assert_eq!(u16::from_le_bytes([c[at], c[at + 1]]) as usize, i + 2 * j + 6 * k, "({i}, {j}, {k})");
+        }
+        assert_eq!(fortran_to_c(&[7, 8], &[], 2), vec![7, 8]);
+        assert!(fortran_to_c(&[], &[3, 0], 4).is_empty());
+    }
 }
