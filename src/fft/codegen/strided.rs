@@ -268,7 +268,8 @@ fn batch_index(io: &StridedIo, d: usize) -> String {
 }
 
 /// The expression for a root of unity e^{-2 pi i m/n} from the two tables of `step_tables`
-/// (plan.rs): by m's high bits at `high`, times by its `bits` low bits at `low`.
+/// (plan.rs): the value for m's high bits (table at `high`) times the value for its `bits`
+/// low bits (table at `low`).
 fn two_table_root(high: usize, low: usize, bits: u32) -> String {
     format!("cmul(tables[{high}u + (u32)(m >> {bits})], tables[{low}u + (u32)(m & {}u)])", (1usize << bits) - 1)
 }
