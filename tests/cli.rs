@@ -27,6 +27,12 @@ fn run_on(id: &str, args: &[&str]) -> (bool, String, String) {
     (o.status.success(), out, err)
 }
 
+/// `coalesce fft ARGS --device ID`: (success, stdout, stderr).
+fn fft_on(id: &str, args: &[&str]) -> (bool, String, String) {
+    let all: Vec<&str> = std::iter::once("fft").chain(args.iter().copied()).collect();
+    run_on(id, &all)
+}
+
 /// A fresh folder in the temp dir for one test's files, removed when the test ends.
 struct Scratch(PathBuf);
 
@@ -116,8 +122,7 @@ fn fft_command_transforms_the_last_axis_like_numpy() {
     let dir = Scratch::new("cli-fft");
     let path = |name: &str| dir.path(name);
     let run = |args: &[&str]| {
-        let all: Vec<&str> = std::iter::once("fft").chain(args.iter().copied()).collect();
-        let (ok, out, err) = run_on(&id, &all);
+        let (ok, out, err) = fft_on(&id, args);
         assert!(ok, "coalesce fft {args:?}: {out}\n{err}");
     };
     let err_of = |x: Vec<Complex<f64>>, y: Vec<Complex<f64>>| reference::relative_l2_error(x, y);
@@ -171,10 +176,7 @@ fn fft_command_transforms_the_axes_named() {
     let id = common::devices()[0].id();
     let dir = Scratch::new("cli-fftn");
     let path = |name: &str| dir.path(name);
-    let run = |args: &[&str]| {
-        let all: Vec<&str> = std::iter::once("fft").chain(args.iter().copied()).collect();
-        run_on(&id, &all)
-    };
+    let run = |args: &[&str]| fft_on(&id, args);
     let wide = |v: Vec<Complex<f32>>| v.iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect::<Vec<_>>();
 
     // complex64 [4, 3, 6], fftn over axes 0 and 2

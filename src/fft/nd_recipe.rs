@@ -74,23 +74,22 @@ impl FftNdRecipe {
         // values between passes in the output only where it is row-major (pass B reads and
         // writes the same places).
         let (input, output) = problem.buffer_strides();
-        let rows = |shape: &[usize]| row_major_strides(shape);
-        let output_row_major = output == rows(&problem.buffer_shapes().1);
+        let output_row_major = output == row_major_strides(&problem.buffer_shapes().1);
         match (problem.kind, halved) {
             (FftKind::R2C, Some(h)) => {
                 planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
-                let sides = Sides { middle: rows(&spectrum), ..Sides::same(output) };
+                let sides = Sides { middle: row_major_strides(&spectrum), ..Sides::same(output) };
                 for &a in &others {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), PassBuffer::Output, PassBuffer::Output, output_row_major)?;
                 }
             }
             (FftKind::C2R, Some(h)) => {
                 let mut at = PassBuffer::Input;
-                let mut sides = Sides { input, ..Sides::same(rows(&spectrum)) };
+                let mut sides = Sides { input, ..Sides::same(row_major_strides(&spectrum)) };
                 for &a in &others {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
-                    sides = Sides::same(rows(&spectrum));
+                    sides = Sides::same(row_major_strides(&spectrum));
                 }
                 let job = match at {
                     // The halved axis reads what the other axes left, row-major, in scratch.
@@ -102,7 +101,7 @@ impl FftNdRecipe {
             _ => {
                 // In place, the input is the output: every pass starts from it.
                 let mut at = if in_place { PassBuffer::Output } else { PassBuffer::Input };
-                let mut sides = Sides { input, output: output.clone(), middle: rows(&spectrum) };
+                let mut sides = Sides { input, output: output.clone(), middle: row_major_strides(&spectrum) };
                 for &a in &others {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
                     at = PassBuffer::Output;

@@ -7,7 +7,6 @@ use num_complex::Complex;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::strided::ChirpStep;
 use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, unit_root};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::element::Element;
@@ -232,11 +231,10 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
     if let Some(step) = recipe.io.as_ref().and_then(|io| io.twiddle) {
         values.extend(step_tables(step.len));
     }
-    let chirps = || recipe.io.iter().flat_map(|io| io.chirps());
-    if let Some(c) = chirps().find(|c| c.step != ChirpStep::Filter) {
+    if let Some(c) = recipe.io.as_ref().and_then(|io| io.chirp_step()) {
         values.extend(step_tables(2 * c.len));
     }
-    if let Some(c) = chirps().find(|c| c.step == ChirpStep::Filter) {
+    if let Some(c) = recipe.io.as_ref().and_then(|io| io.filter_step()) {
         values.extend(bluestein_filter_spectrum(c.len, c.conv_len));
     }
     debug_assert_eq!(values.len(), layout.total);

@@ -198,6 +198,16 @@ impl StridedIo {
         self.input_chirp.iter().chain(&self.output_chirp)
     }
 
+    /// The Bluestein step that multiplies by the chirp (its tables hold e^{-pi i g^2/len}).
+    pub fn chirp_step(&self) -> Option<&Chirp> {
+        self.chirps().find(|c| c.step != ChirpStep::Filter)
+    }
+
+    /// The Bluestein step that multiplies by the filter's spectrum (a table of conv_len values).
+    pub fn filter_step(&self) -> Option<&Chirp> {
+        self.chirps().find(|c| c.step == ChirpStep::Filter)
+    }
+
     /// Rows taken next to each other in a block are consecutive in the fastest batch
     /// dimension: `count` of them, at most.
     pub fn fastest_count(&self) -> usize {

@@ -26,7 +26,6 @@ use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
-use super::strided::ChirpStep;
 use crate::kernel::{KernelSource, SourceWriter};
 
 /// Offsets of the tables inside the plan's one table buffer, in complex values.
@@ -76,11 +75,10 @@ impl TableLayout {
         };
         let (low, high) = recipe.io.as_ref().and_then(|io| io.twiddle).map_or((0, 0), |t| step_table_lens(t.len));
         let (step_low, step_high) = (take(low), take(high));
-        let chirps = || recipe.io.iter().flat_map(|io| io.chirps());
-        let chirp_len = chirps().find(|c| c.step != ChirpStep::Filter).map(|c| 2 * c.len);
-        let (low, high) = chirp_len.map_or((0, 0), step_table_lens);
+        let pass_chirp = recipe.io.as_ref().and_then(|io| io.chirp_step());
+        let (low, high) = pass_chirp.map_or((0, 0), |c| step_table_lens(2 * c.len));
         let (pass_chirp_low, pass_chirp_high) = (take(low), take(high));
-        let pass_filter = take(chirps().find(|c| c.step == ChirpStep::Filter).map_or(0, |c| c.conv_len));
+        let pass_filter = take(recipe.io.as_ref().and_then(|io| io.filter_step()).map_or(0, |c| c.conv_len));
         TableLayout {
             core_twiddles,
             real_twiddles,

@@ -158,7 +158,7 @@ impl KernelWriter<'_> {
     /// `bluestein_chirp(tables, g)`: Bluestein's c[g] = e^{-pi i g^2/len} = e^{-2 pi i m/(2 len)}
     /// with m = g^2 mod 2 len exact in integers, from two tables as the four-step twiddle.
     fn chirp_function(&mut self, io: &StridedIo) {
-        let Some(c) = io.chirps().find(|c| c.step != ChirpStep::Filter) else { return };
+        let Some(c) = io.chirp_step() else { return };
         let (period, bits) = (2 * c.len, step_low_bits(2 * c.len));
         self.w.comment(&[&format!("Bluestein's chirp e^(-pi i g^2/{}), g < {}", c.len, c.len)]);
         self.w.open("DEVICE_FN cplx bluestein_chirp(const GLOBAL cplx* RESTRICT tables, u64 g)");
