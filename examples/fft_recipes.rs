@@ -1,9 +1,10 @@
 //! Prints the recipe the planner designs for each length given on the command line (no
-//! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`.
+//! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`. A shape such
+//! as `64x64x64` prints the passes of the C2C transform over all its axes.
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 
-use coalesce::fft::{DeviceLimits, FftPlan, FftProblem, FftRecipe};
+use coalesce::fft::{DeviceLimits, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe};
 
 fn main() {
     // An H100/H200: 227 KiB of shared memory per block once opted in, 1024 threads.
@@ -17,20 +18,31 @@ fn main() {
     } else {
         None
     };
+    let show = |r: &FftRecipe| {
+        println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts());
+        if let Some(dir) = &source_dir {
+            let source = FftPlan::source(r);
+            std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");
+        }
+    };
     for arg in args {
-        let Ok(n) = arg.parse::<usize>() else {
-            eprintln!("not a length: {arg}");
-            continue;
-        };
-        match FftRecipe::design(FftProblem::c2c(n, 1 << 16), limits) {
-            Ok(r) => {
-                println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts());
-                if let Some(dir) = &source_dir {
-                    let source = FftPlan::source(&r);
-                    std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");
+        let shape: Option<Vec<usize>> = arg.split('x').map(|d| d.parse().ok()).collect();
+        match shape {
+            Some(shape) if shape.len() > 1 => {
+                let axes: Vec<usize> = (0..shape.len()).collect();
+                match FftNdRecipe::design(FftNdProblem::c2c(&shape, &axes), limits) {
+                    Ok(r) => {
+                        println!("{arg}: {} passes", r.passes.len());
+                        r.passes.iter().for_each(|p| show(&p.recipe));
+                    }
+                    Err(e) => println!("{arg}: {e}"),
                 }
             }
-            Err(e) => println!("{n}: {e}"),
+            Some(shape) => match FftRecipe::design(FftProblem::c2c(shape[0], 1 << 16), limits) {
+                Ok(r) => show(&r),
+                Err(e) => println!("{arg}: {e}"),
+            },
+            None => eprintln!("not a length or shape: {arg}"),
         }
     }
 }

@@ -12,6 +12,7 @@
 #              whose names contain $TEST_FILTER, if set), on every device,
 #              with the exhaustive sweeps on
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
+#              (those of $TESTS, and $TEST_FILTER, as for tests)
 #   bench      `coalesce bench copy reduce transfer` with CSV
 #   sweep      the copy kernel's tuning sweep
 #   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
@@ -101,7 +102,7 @@ run() {
                     echo "== $tool $(basename "$t")"
                     log=$(COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_TEST_DEVICES=cuda COALESCE_UNDER_SANITIZER=1 \
                         timeout 240 compute-sanitizer --tool "$tool" --target-processes application-only --error-exitcode 9 \
-                        "$t" --test-threads 1 2>&1)
+                        "$t" --test-threads 1 ${TEST_FILTER:-} 2>&1)
                     rc=$?
                     echo "$log" | tail -n 8
                     if [ $rc -ne 0 ] && echo "$log" | grep -q "terminated before first instrumented API call"; then

@@ -177,6 +177,32 @@ fn long_contiguous_rows_run_in_one_launch() {
 }
 
 #[test]
+fn short_trailing_axes_fused_into_one_pass() {
+    for device in common::devices() {
+        let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();
+        // 64^2 planes then the first axis; 16^3 whole; 128 x 128 (more butterflies than
+        // threads) where shared memory holds it; three axes with an inner one shorter than a
+        // warp; a radix-61 codelet; f64 in place, scaled.
+        for (shape, axes, want) in [
+            (vec![64, 64, 64], vec![0, 1, 2], 2),
+            (vec![3, 16, 16, 16], vec![1, 2, 3], 1),
+            (vec![2, 128, 128], vec![1, 2], 1),
+            (vec![5, 6, 8, 3], vec![0, 1, 2, 3], 1),
+            (vec![3, 61, 12], vec![1, 2], 1),
+        ] {
+            let p = FftNdProblem::c2c(&shape, &axes);
+            if device.info().shared_memory_per_block >= 140 * 1024 {
+                assert_eq!(passes(&p), want, "{p:?}");
+            }
+            check::<f32>(&device, p);
+        }
+        let p = FftNdProblem::c2c(&[3, 32, 48], &[1, 2]).f64().in_place().norm(Normalization::Ortho);
+        assert_eq!(passes(&p), 1);
+        check::<f64>(&device, p);
+    }
+}
+
+#[test]
 fn in_place_and_scaled() {
     for device in common::devices() {
         check::<f32>(&device, FftNdProblem::c2c(&[12, 10], &[0, 1]).in_place());

@@ -23,10 +23,10 @@
 
 use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
-use super::recipe::{DeviceLimits, FftRecipe};
+use super::recipe::{DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
-use crate::fft::factor::{is_smooth, largest_prime_factor};
+use crate::fft::factor::{is_smooth, largest_prime_factor, pack_radices};
 
 /// Which buffer a pass reads or writes. In place, Input and Output are the same buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,8 +102,21 @@ impl FftNdRecipe {
                 // In place, the input is the output: every pass starts from it.
                 let mut at = if in_place { PassBuffer::Output } else { PassBuffer::Input };
                 let mut sides = Sides { input, output: output.clone(), middle: row_major_strides(&spectrum) };
+                // Short trailing axes fused into one pass take the place of the first of them
+                // (after the long axes).
+                let fused = fused_trailing_axes(&problem, limits);
                 for &a in &others {
-                    planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
+                    if fused.contains(&a) {
+                        if a != *fused.iter().max().unwrap_or(&a) {
+                            continue;
+                        }
+                        let grid: Vec<usize> = fused.iter().map(|&f| problem.shape[f]).collect();
+                        let batch = problem.len() / grid.iter().product::<usize>();
+                        let recipe = FftRecipe::design_grid(&grid, batch, problem.precision, limits)?;
+                        planner.passes.push(FftPass { recipe, from: at, to: PassBuffer::Output });
+                    } else {
+                        planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
+                    }
                     at = PassBuffer::Output;
                     sides.input = output.clone();
                 }
@@ -127,6 +140,40 @@ impl FftNdRecipe {
         }
         text
     }
+}
+
+/// The trailing axes of a row-major C2C problem that one launch transforms together, as a
+/// grid in shared memory (ascending; empty for none): transformed axes from the last one
+/// backwards (axes of length 1 pass through), each of at most MAX_SINGLE_LAUNCH_LEN points
+/// with codelets for its prime factors, while their product fits a row (`longest_row`) and
+/// a block's shared memory, if two or more. A 64^3 transform then takes two passes (64 x 64 grids, then the first
+/// axis), a 16^3 one.
+fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usize> {
+    if problem.kind != FftKind::C2C || !problem.is_row_major() {
+        return Vec::new();
+    }
+    // A grid is one row, as long as the longest, its values in a block's shared memory (a
+    // 128 x 128 f32 grid, one block of 128 KiB per multiprocessor, ran at 0.65 of copy on an
+    // H200, its two passes at 0.43).
+    let bytes = super::recipe::complex_bytes(problem.precision) as usize;
+    let longest = longest_row(problem.precision, limits).min(limits.shared_bytes as usize / bytes);
+    let (mut axes, mut points) = (Vec::new(), 1);
+    for a in (0..problem.shape.len()).rev() {
+        let n = problem.shape[a];
+        if n == 1 {
+            continue;
+        }
+        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || points * n > longest || pack_radices(n, MAX_PRIME_RADIX).is_none() {
+            break;
+        }
+        axes.push(a);
+        points *= n;
+    }
+    if axes.len() < 2 {
+        return Vec::new();
+    }
+    axes.reverse();
+    axes
 }
 
 /// A dimension of the array other than the axis being transformed: `count` indices, and the
@@ -546,6 +593,7 @@ pub fn axis_cost(n: usize, strided: bool) -> (f64, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fft::recipe::Core;
 
     const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
 
@@ -567,7 +615,8 @@ mod tests {
 
     #[test]
     fn passes_read_the_input_once_and_use_scratch_only_when_they_must() {
-        let r = FftNdRecipe::design(FftNdProblem::c2c(&[64, 96, 80], &[0, 1, 2]), H200).unwrap();
+        // The last axis is too long to fuse with others (96 x 4000 points): three passes.
+        let r = FftNdRecipe::design(FftNdProblem::c2c(&[64, 96, 4000], &[0, 1, 2]), H200).unwrap();
         assert_eq!(r.passes.len(), 3);
         assert_eq!((r.passes[0].from, r.passes[0].to), (PassBuffer::Input, PassBuffer::Output));
         assert!(r.passes[1..].iter().all(|p| (p.from, p.to) == (PassBuffer::Output, PassBuffer::Output)));
@@ -579,6 +628,42 @@ mod tests {
         let in_place = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2).in_place(), H200).unwrap();
         assert_eq!(in_place.scratch_buffers(), 1);
         assert!(in_place.passes.iter().all(|p| p.from != PassBuffer::Input && p.to != PassBuffer::Input));
+    }
+
+    #[test]
+    fn short_trailing_axes_fuse_into_one_grid_pass() {
+        let passes = |p: FftNdProblem, limits| FftNdRecipe::design(p, limits).unwrap().passes;
+        let grid = |pass: &FftPass| match &pass.recipe.core {
+            Core::Grid { shape, .. } => Some(shape.clone()),
+            _ => None,
+        };
+        // 64^3: 64 x 64 grids, then the first axis; 16^3 in one pass; 32^3: 32 x 32 grids.
+        let p = passes(FftNdProblem::c2c(&[64, 64, 64], &[0, 1, 2]), H200);
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![64, 64]), None]);
+        assert_eq!((p[0].from, p[0].to, p[0].recipe.problem.batch), (PassBuffer::Input, PassBuffer::Output, 64));
+        assert_eq!(p[1].recipe.io.as_ref().unwrap().input_stride, 4096);
+        assert_eq!(passes(FftNdProblem::c2c(&[5, 16, 16, 16], &[1, 2, 3]), H200).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![16, 16, 16])]);
+        assert_eq!(passes(FftNdProblem::c2c(&[32, 32, 32], &[0, 1, 2]), H200).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 32]), None]);
+        // Up to the longest row: 128 x 128 in f32, not in f64 (8192 points at most).
+        assert_eq!(passes(FftNdProblem::c2c(&[3, 128, 128], &[1, 2]), H200).len(), 1);
+        assert_eq!(passes(FftNdProblem::c2c(&[3, 64, 128], &[1, 2]).f64(), H200).len(), 1);
+        assert!(passes(FftNdProblem::c2c(&[3, 128, 128], &[1, 2]).f64(), H200).iter().all(|p| grid(p).is_none()));
+        // Axes of length 1 pass through; an axis left out, a long axis, a prime factor without
+        // a codelet (67), strides or a real transform stop the fusion.
+        assert_eq!(passes(FftNdProblem::c2c(&[12, 1, 10, 1], &[0, 2]).in_place(), H200).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![12, 10])]);
+        assert!(passes(FftNdProblem::c2c(&[12, 10, 8], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
+        assert!(passes(FftNdProblem::c2c(&[2, 5000], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
+        assert!(passes(FftNdProblem::c2c(&[8, 67], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
+        assert!(passes(FftNdProblem::c2c(&[8, 8], &[0, 1]).input_strides(&[1, 8]), H200).iter().all(|p| grid(p).is_none()));
+        assert!(passes(FftNdProblem::r2c(&[8, 8], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
+        // A long axis first, then the grid of the short trailing ones.
+        let p = passes(FftNdProblem::c2c(&[8192, 8, 8], &[0, 1, 2]), H200);
+        assert_eq!(grid(&p[p.len() - 1]), Some(vec![8, 8]));
+        assert!(p[..p.len() - 1].iter().all(|p| grid(p).is_none()));
+        // Where shared memory is small, the grid shrinks to what fits: 48 KiB hold 1024 f32
+        // values, not 32768.
+        let small = DeviceLimits { shared_bytes: 48 * 1024, max_threads: 1024 };
+        assert_eq!(passes(FftNdProblem::c2c(&[32, 32, 32], &[0, 1, 2]), small).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 32]), None]);
     }
 
     #[test]

@@ -30,11 +30,17 @@ pub enum Core {
     /// by powers of a primitive root), by two Stockham transforms with radices `inner`, in
     /// place in shared memory; the passes `outer` (radices of m) follow as usual.
     Rader { len: usize, prime: usize, inner: Vec<usize>, outer: Vec<usize> },
+    /// Several axes at once: the row is a row-major array of `shape` (the trailing axes of a
+    /// multi-dimensional transform, fused into one pass), transformed along each axis in
+    /// turn, the first first, by Stockham passes with `radices[d]` over its lines.
+    Grid { shape: Vec<usize>, radices: Vec<Vec<usize>> },
 }
 
-/// One Stockham transform the core runs in shared memory: `subrows` rows of `len` values,
-/// sub-row u starting at value `first + u * stride` of the block's row, its passes continuing
-/// after `ns0` points were combined by an earlier step (Rader's pass).
+/// One Stockham transform the core runs in shared memory: `subrows` rows of `len` values
+/// `step` apart, its passes continuing after `ns0` points were combined by an earlier step
+/// (Rader's pass). Sub-row u = lo + step * hi (lo < step) starts at value
+/// `first + lo + hi * stride` of the block's row: with step 1, sub-row u at `first + u *
+/// stride`; with a larger step (a grid's axis other than its last), `step` interleaved lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stage {
     pub len: usize,
@@ -43,11 +49,21 @@ pub struct Stage {
     pub subrows: usize,
     pub first: usize,
     pub stride: usize,
+    pub step: usize,
 }
 
 impl Stage {
     fn row(len: usize, radices: &[usize]) -> Stage {
-        Stage { len, radices: radices.to_vec(), ns0: 1, subrows: 1, first: 0, stride: 0 }
+        Stage { len, radices: radices.to_vec(), ns0: 1, subrows: 1, first: 0, stride: 0, step: 1 }
+    }
+
+    /// Where butterfly b of a pass with `per_row` butterflies per sub-row works: its sub-row's
+    /// first value and its index j in the sub-row. Consecutive butterflies take consecutive j
+    /// (step 1) or, where lines interleave, neighbouring lines (so that a warp's shared
+    /// accesses fall on consecutive values either way).
+    pub fn butterfly(&self, b: usize, per_row: usize) -> (usize, usize) {
+        let (lo, rest) = (b % self.step, b / self.step);
+        (self.first + lo + (rest / per_row) * self.stride, rest % per_row)
     }
 
     /// Butterflies in the stage's pass with the largest radix (0 without passes): one thread
@@ -104,10 +120,18 @@ impl Core {
         Some(Core::Bluestein { len, conv_len, radices })
     }
 
+    /// A grid of `shape` (each axis longer than 1) by Stockham passes along every axis: None
+    /// where an axis has a prime factor above MAX_PRIME_RADIX (no codelet).
+    pub fn grid(shape: &[usize]) -> Option<Core> {
+        let radices = shape.iter().map(|&n| pack_radices(n, MAX_PRIME_RADIX)).collect::<Option<Vec<_>>>()?;
+        (shape.len() >= 2 && shape.iter().all(|&n| n > 1)).then(|| Core::Grid { shape: shape.to_vec(), radices })
+    }
+
     /// Length of the transform.
     pub fn len(&self) -> usize {
         match self {
             Core::Stockham { len, .. } | Core::Bluestein { len, .. } | Core::Rader { len, .. } => *len,
+            Core::Grid { shape, .. } => shape.iter().product(),
         }
     }
 
@@ -116,6 +140,7 @@ impl Core {
     pub fn region(&self) -> usize {
         match self {
             Core::Stockham { len, .. } => *len,
+            Core::Grid { .. } => self.len(),
             Core::Bluestein { conv_len, .. } => *conv_len,
             Core::Rader { len, prime, .. } => len + len / prime,
         }
@@ -127,9 +152,20 @@ impl Core {
             Core::Stockham { len, radices } => vec![Stage::row(*len, radices)],
             Core::Bluestein { conv_len, radices, .. } => vec![Stage::row(*conv_len, radices); 2],
             Core::Rader { len, prime, inner, outer } => {
-                let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime };
+                let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime, step: 1 };
                 let rest = Stage { ns0: *prime, ..Stage::row(*len, outer) };
                 vec![convolution.clone(), convolution, rest]
+            }
+            // The first axis first: its lines interleave, so that its first pass reads (with
+            // direct_io, global memory) consecutive values across a warp; the last axis last.
+            Core::Grid { shape, radices } => {
+                let points: usize = shape.iter().product();
+                (0..shape.len())
+                    .map(|d| {
+                        let step: usize = shape[d + 1..].iter().product();
+                        Stage { len: shape[d], radices: radices[d].clone(), ns0: 1, subrows: points / shape[d], first: 0, stride: shape[d] * step, step }
+                    })
+                    .collect()
             }
         }
     }
@@ -149,7 +185,8 @@ impl Core {
 
     /// The algorithm and radices as they appear in a kernel's name: `r16x16`,
     /// `bluestein8192_r16x16x16x2`, `rader4001_r10x10x10x4` (one DFT of 4001 points per row),
-    /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass).
+    /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass), `grid64x64_r8x8_r16x4`
+    /// (a 64 x 64 grid, radices per axis).
     fn label(&self) -> String {
         let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x") };
         match self {
@@ -157,6 +194,10 @@ impl Core {
             Core::Bluestein { conv_len, radices, .. } => format!("bluestein{conv_len}_r{}", join(radices)),
             Core::Rader { prime, inner, outer, .. } if outer.is_empty() => format!("rader{prime}_r{}", join(inner)),
             Core::Rader { prime, inner, outer, .. } => format!("rader{prime}_r{}_o{}", join(inner), join(outer)),
+            Core::Grid { shape, radices } => {
+                let axes: Vec<String> = radices.iter().map(|r| format!("_r{}", join(r))).collect();
+                format!("grid{}{}", join(shape), axes.concat())
+            }
         }
     }
 }
@@ -290,6 +331,15 @@ impl FftRecipe {
         Self::design_around(problem, core, limits)
     }
 
+    /// Several trailing axes of a row-major complex array in one launch: each of `batch` rows
+    /// is a row-major grid of `shape` (see [`Core::Grid`]), transformed along every axis.
+    pub(crate) fn design_grid(shape: &[usize], batch: usize, precision: Precision, limits: DeviceLimits) -> Result<Self> {
+        let core = Core::grid(shape).ok_or_else(|| {
+            Error::invalid(format!("a grid of {shape:?} needs two or more axes, each longer than 1 with prime factors up to {MAX_PRIME_RADIX}"))
+        })?;
+        Self::design_around(FftProblem::c2c(core.len(), batch).precision(precision), core, limits)
+    }
+
     /// How a problem's rows map onto the complex core.
     fn packing_of(problem: &FftProblem) -> RealPacking {
         match problem.kind {
@@ -323,6 +373,7 @@ impl FftRecipe {
         let packing = Self::packing_of(&problem);
         let bluestein = matches!(core, Core::Bluestein { .. });
         let rader = matches!(core, Core::Rader { .. });
+        let grid = matches!(core, Core::Grid { .. });
         let widest = core.stages().iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
         let one_butterfly_each = (widest as u32).min(limits.max_threads);
         let mut threads_per_transform = one_butterfly_each;
@@ -342,6 +393,12 @@ impl FftRecipe {
                 threads_per_transform = threads_per_transform.div_ceil(2);
             }
             threads_per_transform = threads_per_transform.min(register_threads).max(1);
+        }
+        // A grid's widest pass may want more threads than registers allow (a 128 x 128 grid
+        // has 2048 radix-8 butterflies): a power of two that leaves each thread its codelet's
+        // registers, the butterflies taken in turns.
+        if grid {
+            threads_per_transform = threads_per_transform.min(1 << register_threads.max(1).ilog2());
         }
         // Rader's many barriers favour smaller blocks: half the rows ran up to 1.3x faster.
         let shrink = if rader { 2 } else { 1 };
@@ -371,8 +428,10 @@ impl FftRecipe {
                 row_pad: 0,
                 // Bluestein always reads and writes directly: it spares the longest trips
                 // through shared memory (a one-pass core has one thread per row; N = 1 has no
-                // pass at all). Rader's first pass reads its input permuted: staged only.
-                direct_io: !rader && (bluestein || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.passes() >= 2)),
+                // pass at all). Rader's first pass reads its input permuted: staged only. A
+                // grid moves each value through shared memory twice per pass, and is limited
+                // by it: its first pass always reads global memory (see Core::Grid).
+                direct_io: !rader && (bluestein || grid || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.passes() >= 2)),
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
             },
@@ -418,6 +477,9 @@ impl FftRecipe {
         }
         if t.direct_io && matches!(self.core, Core::Rader { .. }) {
             return Err(Error::invalid("Rader's first pass reads its input permuted, from shared memory: plan it without direct_io"));
+        }
+        if matches!(self.core, Core::Grid { .. }) && (self.io.is_some() || self.problem.kind != FftKind::C2C) {
+            return Err(Error::invalid(format!("a grid core transforms contiguous complex rows (C2C, no strided layout): {}", self.describe())));
         }
         if self.threads_per_block() > limits.max_threads {
             return Err(Error::Unsupported(format!(
@@ -582,9 +644,9 @@ impl FftRecipe {
         let len = self.core.region();
         let flat: Vec<usize> = (0..threads).map(|e| at(e / len, e % len)).collect();
         total += 2 * cost(&flat);
-        // Each pass of each stage: butterfly j of sub-row u loads at j + i*L/R and stores at
-        // (j - k)R + k + i*ns, both from the sub-row's start (Rader's permuted first reads and
-        // last writes are modelled as plain ones).
+        // Each pass of each stage: butterfly j of sub-row u loads value j + i*L/R and stores
+        // value (j - k)R + k + i*ns of the sub-row (Rader's permuted first reads and last writes
+        // are modelled as plain ones).
         for stage in self.core.stages() {
             let mut ns = stage.ns0;
             for &radix in &stage.radices {
@@ -593,10 +655,10 @@ impl FftRecipe {
                     let live = (0..threads).filter(|&tid| tid % w < per_row * stage.subrows);
                     let (loads, stores): (Vec<usize>, Vec<usize>) = live
                         .map(|tid| {
-                            let (u, j) = ((tid % w) / per_row, (tid % w) % per_row);
-                            let base = stage.first + u * stage.stride;
+                            let (base, j) = stage.butterfly(tid % w, per_row);
                             let k = j % ns;
-                            (at(tid / w, base + j + i * per_row), at(tid / w, base + (j - k) * radix + k + i * ns))
+                            let value = |v: usize| at(tid / w, base + v * stage.step);
+                            (value(j + i * per_row), value((j - k) * radix + k + i * ns))
                         })
                         .unzip();
                     total += cost(&loads) + cost(&stores);

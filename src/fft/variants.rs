@@ -36,7 +36,7 @@ impl FftRecipe {
         let other = match self.core {
             Core::Rader { .. } => Core::bluestein(len, bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
             Core::Bluestein { .. } => Core::rader(len, None).map(|c| ("rader", c)),
-            Core::Stockham { .. } => None,
+            Core::Stockham { .. } | Core::Grid { .. } => None,
         };
         if let Some((what, r)) = other.and_then(|(w, c)| FftRecipe::design_around(self.problem, c, limits).ok().map(|r| (w, r))) {
             offer(what.into(), r);

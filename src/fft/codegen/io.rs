@@ -65,7 +65,7 @@ impl KernelWriter<'_> {
         }
         match self.r.core {
             Core::Bluestein { .. } => self.w.line(format!("return cmul(v, (tables + j)[{}u + c]);   /* times the chirp */", self.tables.chirp)),
-            Core::Stockham { .. } | Core::Rader { .. } => self.w.line("return v;"),
+            Core::Stockham { .. } | Core::Rader { .. } | Core::Grid { .. } => self.w.line("return v;"),
         };
         self.w.close();
     }

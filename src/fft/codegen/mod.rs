@@ -97,21 +97,28 @@ impl TableLayout {
     }
 
     /// Length whose roots of unity `core_twiddles` holds: that of the core's row (Bluestein:
-    /// of its convolution).
+    /// of its convolution; a grid: the least common multiple of its axes, which every axis's
+    /// passes read at their own spacing).
     pub fn twiddle_period(core: &Core) -> usize {
         match core {
             Core::Rader { len, .. } => *len,
+            Core::Grid { shape, .. } => shape.iter().fold(1, |l, &n| l / gcd(l, n) * n),
             _ => core.region(),
         }
     }
 
-    /// Offset of the twiddles for the passes of `stage`, whose period is its length.
-    fn twiddles_of(&self, core: &Core, stage: &Stage) -> usize {
+    /// Offset and period of the twiddles for the passes of `stage` (the period a multiple
+    /// of its length).
+    fn twiddles_of(&self, core: &Core, stage: &Stage) -> (usize, usize) {
         match core {
-            Core::Rader { prime, .. } if stage.len == prime - 1 => self.rader_twiddles,
-            _ => self.core_twiddles,
+            Core::Rader { prime, .. } if stage.len == prime - 1 => (self.rader_twiddles, prime - 1),
+            _ => (self.core_twiddles, Self::twiddle_period(core)),
         }
     }
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Values of the four-step twiddle's (low, high) tables for a transform of length `len`.
@@ -214,7 +221,7 @@ impl<'a> KernelWriter<'a> {
         self.w.line(format!("GLOBAL {output}* out_rows = out + first * {out_stride}u;"));
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
-        let sink = if direct && self.writes_elementwise() { Sink::Global } else { Sink::Shared };
+        let sink = if direct && self.writes_elementwise() && self.direct_writes_coalesce() { Sink::Global } else { Sink::Shared };
         if direct {
             self.w.comment(&["direct_io: the core's first pass reads global memory, and its last pass writes it where it can"]);
             self.core(Source::Global, sink);
@@ -227,6 +234,18 @@ impl<'a> KernelWriter<'a> {
             self.store();
         }
         self.w.close();
+    }
+
+    /// Whether the core's last pass may write global memory itself: a row's last pass writes
+    /// value j + i ns of butterfly j, consecutive threads consecutive values; a grid's writes
+    /// its last axis's lines, in runs of len / radix values, staged through shared memory
+    /// where those are shorter than DIRECT_RUN_BYTES.
+    fn direct_writes_coalesce(&self) -> bool {
+        let Core::Grid { .. } = self.r.core else { return true };
+        let stages = self.r.core.stages();
+        let last = stages.last().expect("a grid has axes");
+        let run = last.len / last.radices.last().copied().unwrap_or(last.len);
+        (run as u64) * super::recipe::complex_bytes(self.r.problem.precision) >= DIRECT_RUN_BYTES
     }
 
     /// A loop over the block's rows x `per_row` values, `e` flat and coalesced; `row` and `i`
@@ -247,6 +266,10 @@ impl<'a> KernelWriter<'a> {
         self.w.close();
     }
 }
+
+/// Shortest run of consecutive values a grid's last pass writes to global memory itself
+/// (two 32-byte sectors).
+const DIRECT_RUN_BYTES: u64 = 64;
 
 /// Complex arithmetic on the kernel's `cplx` (CUDA's float2 has no operators).
 const COMPLEX_HELPERS: &str = r#"DEVICE_FN cplx cadd(cplx a, cplx b) { return MAKE_CPLX(a.x + b.x, a.y + b.y); }
@@ -292,6 +315,28 @@ mod tests {
         // each butterfly's 16, the last guarded.
         assert_eq!(body.matches("write_output(out_rows").count(), 8);
         assert!(body.contains("if (o + 1792u < 2039u)"));
+    }
+
+    #[test]
+    fn grids_read_their_first_axis_across_lines_and_write_long_runs_directly() {
+        let recipe = FftRecipe::design_grid(&[64, 64], 10, crate::fft::Precision::F32, H200).unwrap();
+        assert!(recipe.tuning.direct_io);
+        let body = fft_source(&recipe).body;
+        // Axis 0 first: neighbouring threads read neighbouring lines (at = b % 64), 16 values of
+        // their line 256 apart in its first radix-16 pass, straight from global memory.
+        assert!(body.contains("const u32 at = b % 64u;"));
+        assert_eq!(body.matches("read_input(in_rows, tables, s, at + j * 64u, ").count(), 16);
+        assert!(body.contains("read_input(in_rows, tables, s, at + j * 64u, 3840u, sign)"));
+        // Axis 1 last: its radix-4 pass writes runs of 16 values (128 bytes) of each row.
+        assert!(body.contains("write_output(out_rows, tables, s, u * 64u + o, 48u, "));
+        assert!(!body.contains("store: coalesced writes"));
+        // Twiddles of both axes from one table of period 64.
+        assert_eq!(crate::fft::TableLayout::of(&recipe).total, 64);
+        // A last axis of one radix-16 pass would write runs of one value: staged instead.
+        let cube = FftRecipe::design_grid(&[16, 16, 16], 10, crate::fft::Precision::F32, H200).unwrap();
+        let body = fft_source(&cube).body;
+        assert!(body.contains("store: coalesced writes") && !body.contains("write_output(out_rows, tables, s, u"));
+        assert!(body.contains("/* axis 1: 256 lines of 16 points, 16 apart */"));
     }
 
     #[test]

@@ -74,6 +74,19 @@ impl KernelWriter<'_> {
                 self.stockham(&stages[1], Source::Shared, Sink::Shared, Finish::RaderScatter { indices, len });
                 self.stockham(&stages[2], source, sink, Finish::None);
             }
+            Core::Grid { shape, .. } => {
+                let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
+                self.w.comment(&[
+                    &format!("a {} grid, row-major in the row: each axis transformed over all its lines in turn, the first", dims.join(" x ")),
+                    "first; along an earlier axis consecutive threads take neighbouring lines (consecutive values)",
+                ]);
+                let last = stages.len() - 1;
+                for (axis, stage) in stages.iter().enumerate() {
+                    self.w.comment(&[&format!("axis {axis}: {} lines of {} points, {} apart", stage.subrows, stage.len, stage.step)]);
+                    let from = if axis == 0 { source } else { Source::Shared };
+                    self.stockham(stage, from, if axis == last { sink } else { Sink::Shared }, Finish::None);
+                }
+            }
         }
     }
 
@@ -95,8 +108,8 @@ impl KernelWriter<'_> {
             Finish::Chirp { len: n, .. } => n,
             _ => len,
         };
-        // Index expressions of the sub-row's first value and (Rader) of its DFT's slot 0.
-        let (base, slot) = (Self::subrow_base(stage), Self::x0_slot(stage));
+        // Index expression of (Rader) the slot 0 of the sub-row's DFT.
+        let slot = Self::x0_slot(stage);
         let mut ns = stage.ns0;
         for (pass, &radix) in stage.radices.iter().enumerate() {
             let (first, last) = (pass == 0, pass + 1 == stage.radices.len());
@@ -123,7 +136,8 @@ impl KernelWriter<'_> {
                             if i * per_row >= zero_from {
                                 self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
                             } else {
-                                self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, j, {}u, sign);", i * per_row));
+                                let (j, c) = Self::global_index(stage, "j", i * per_row);
+                                self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, {j}, {c}u, sign);"));
                             }
                         }
                         self.w.close();
@@ -137,7 +151,7 @@ impl KernelWriter<'_> {
                     }
                     _ => {
                         for i in 0..radix {
-                            self.w.line(format!("v[{}] = SH(s, {base}j + {}u);", q * radix + i, i * per_row));
+                            self.w.line(format!("v[{}] = SH(s, {});", q * radix + i, Self::value_index(stage, &format!("j + {}u", i * per_row))));
                         }
                     }
                 }
@@ -199,11 +213,12 @@ impl KernelWriter<'_> {
                         _ => v,
                     };
                     if writes_global {
-                        self.w.line(format!("write_output(out_rows, tables, s, o, {}u, {value}, sign, scale);", i * ns));
+                        let (o, c) = Self::global_index(stage, "o", i * ns);
+                        self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
                     } else if let (true, Finish::RaderScatter { indices, .. }) = (last, finish) {
                         self.w.line(format!("SH(s, {slot} + (u32)(tables + o)[{}u].y) = {value};", indices + i * ns));
                     } else {
-                        self.w.line(format!("SH(s, {base}{at}) = {value};"));
+                        self.w.line(format!("SH(s, {}) = {value};", Self::value_index(stage, &at)));
                     }
                     if partial {
                         self.w.close();
@@ -231,12 +246,26 @@ impl KernelWriter<'_> {
         }
     }
 
-    /// The index expression of a stage's sub-row start, followed by " + " (empty for a whole row).
-    fn subrow_base(stage: &Stage) -> String {
+    /// Value `var` + `c` of the butterfly's sub-row as an index `var'` + `c'` into the block's
+    /// row for read_input and write_output, c' a literal (see read_input).
+    fn global_index(stage: &Stage, var: &str, c: usize) -> (String, usize) {
+        if stage.step > 1 {
+            return (format!("at + {var} * {}u", stage.step), c * stage.step);
+        }
+        (Self::value_index(stage, var), c)
+    }
+
+    /// The index expression of value `idx` of the butterfly's sub-row: from the sub-row's
+    /// start (`at` where lines interleave, see [`Stage::butterfly`]).
+    fn value_index(stage: &Stage, idx: &str) -> String {
+        if stage.step > 1 {
+            return format!("at + ({idx}) * {}u", stage.step);
+        }
         match (stage.subrows > 1, stage.first) {
-            (true, f) => format!("u * {}u + {f}u + ", stage.stride),
-            (false, 0) => String::new(),
-            (false, f) => format!("{f}u + "),
+            (true, 0) => format!("u * {}u + {idx}", stage.stride),
+            (true, f) => format!("u * {}u + {f}u + {idx}", stage.stride),
+            (false, 0) => idx.to_string(),
+            (false, f) => format!("{f}u + {idx}"),
         }
     }
 
@@ -249,7 +278,15 @@ impl KernelWriter<'_> {
         if guard {
             self.w.open(format!("if ({b} < {butterflies}u)"));
         }
-        if stage.subrows > 1 {
+        if stage.step > 1 {
+            // Interleaved lines (Stage::butterfly): b = lo + step (j + per_row hi).
+            let step = stage.step;
+            let j = if step * per_row == butterflies { format!("b / {step}u") } else { format!("b / {step}u % {per_row}u") };
+            self.w.line(format!("const u32 j = {j};"));
+            let hi = if step * per_row == butterflies { String::new() } else { format!(" + b / {}u * {}u", step * per_row, stage.stride) };
+            let first = if stage.first > 0 { format!(" + {}u", stage.first) } else { String::new() };
+            self.w.line(format!("const u32 at = b % {step}u{hi}{first};   /* the line's first value */"));
+        } else if stage.subrows > 1 {
             self.w.line(format!("const u32 u = b / {per_row}u;   /* which sub-row */"));
             self.w.line(format!("const u32 j = b - u * {per_row}u;"));
         } else if stage.first > 0 {
@@ -270,7 +307,7 @@ impl KernelWriter<'_> {
         if self.r.tuning.twiddles == TwiddleSource::TablePowers {
             // w[i] = W^{ik}: one table read, then products along a squaring tree (depth log2 R).
             self.w.line(format!("cplx w[{radix}];"));
-            self.w.line(format!("w[1] = {};", self.twiddle(&format!("k * {step}u"), stage)));
+            self.w.line(format!("w[1] = {};", self.twiddle(step, stage)));
             for i in 2..radix {
                 let (a, b) = if i % 2 == 0 { (i / 2, i / 2) } else { (i - 1, 1) };
                 self.w.line(format!("w[{i}] = cmul(w[{a}], w[{b}]);"));
@@ -280,18 +317,22 @@ impl KernelWriter<'_> {
             }
         } else {
             for i in 1..radix {
-                let tw = self.twiddle(&format!("k * {}u", i * step), stage);
+                let tw = self.twiddle(i * step, stage);
                 self.w.line(format!("v[{0}] = cmul(v[{0}], {tw});", base + i));
             }
         }
     }
 
-    /// The expression of e^{-2 pi i idx/L}, L the length of the stage's (sub-)rows.
-    fn twiddle(&self, idx: &str, stage: &Stage) -> String {
+    /// The expression of e^{-2 pi i k m/L}, L the length of the stage's (sub-)rows.
+    fn twiddle(&self, m: usize, stage: &Stage) -> String {
         match self.r.tuning.twiddles {
-            TwiddleSource::Table | TwiddleSource::TablePowers => format!("tables[{}u + {idx}]", self.tables.twiddles_of(&self.r.core, stage)),
+            TwiddleSource::Table | TwiddleSource::TablePowers => {
+                let (offset, period) = self.tables.twiddles_of(&self.r.core, stage);
+                format!("tables[{offset}u + k * {}u]", m * (period / stage.len))
+            }
             TwiddleSource::Computed => {
                 let f = self.lit.real(-2.0 / stage.len as f64);
+                let idx = format!("k * {m}u");
                 format!("MAKE_CPLX(COSPI({f} * (real)({idx})), SINPI({f} * (real)({idx})))")
             }
         }
