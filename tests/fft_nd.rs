@@ -181,8 +181,8 @@ fn short_trailing_axes_fused_into_one_pass() {
     for device in common::devices() {
         let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();
         // 64^2 planes then the first axis; 16^3 whole; 128 x 128 (more butterflies than
-        // threads) where shared memory holds it; three axes with an inner one shorter than a
-        // warp; a radix-61 codelet; f64 in place, scaled.
+        // threads) where shared memory holds it; four axes, each shorter than a warp; a
+        // radix-61 codelet; f64 in place, scaled.
         for (shape, axes, want) in [
             (vec![64, 64, 64], vec![0, 1, 2], 2),
             (vec![3, 16, 16, 16], vec![1, 2, 3], 1),

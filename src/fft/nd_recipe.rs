@@ -10,6 +10,9 @@
 //!   Pass B is itself an axis (of length N1, with N2 inner values), split again where that
 //!   is cheaper: strided passes over long rows hold few rows per block and run slowly, so
 //!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]);
+//! - short trailing axes of a row-major C2C transform whose points fit one block's shared
+//!   memory take one pass together, a grid transformed along each of its axes in shared memory
+//!   (`Core::Grid`; see `fused_trailing_axes`): 64^3 in two passes, 16^3 in one;
 //! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
 //!   passes: two transforms of a smooth length m >= 2N - 1, each split as above, through a
 //!   scratch copy of the array padded to m along the axis; the chirps, the zero padding and
@@ -102,12 +105,13 @@ impl FftNdRecipe {
                 // In place, the input is the output: every pass starts from it.
                 let mut at = if in_place { PassBuffer::Output } else { PassBuffer::Input };
                 let mut sides = Sides { input, output: output.clone(), middle: row_major_strides(&spectrum) };
-                // Short trailing axes fused into one pass take the place of the first of them
-                // (after the long axes).
+                // Short trailing axes fused into one pass run where the first of them would
+                // (the last axis: `others` has the long axes first, then the short ones from
+                // the last backwards).
                 let fused = fused_trailing_axes(&problem, limits);
                 for &a in &others {
                     if fused.contains(&a) {
-                        if a != *fused.iter().max().unwrap_or(&a) {
+                        if Some(&a) != fused.last() {
                             continue;
                         }
                         let grid: Vec<usize> = fused.iter().map(|&f| problem.shape[f]).collect();
@@ -146,8 +150,8 @@ impl FftNdRecipe {
 /// grid in shared memory (ascending; empty for none): transformed axes from the last one
 /// backwards (axes of length 1 pass through), each of at most MAX_SINGLE_LAUNCH_LEN points
 /// with codelets for its prime factors, while their product fits a row (`longest_row`) and
-/// a block's shared memory, if two or more. A 64^3 transform then takes two passes (64 x 64 grids, then the first
-/// axis), a 16^3 one.
+/// a block's shared memory, if two or more. A 64^3 transform then takes two passes (64 x 64
+/// grids, then the first axis), a 16^3 one.
 fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usize> {
     if problem.kind != FftKind::C2C || !problem.is_row_major() {
         return Vec::new();

@@ -185,7 +185,7 @@ impl Core {
 
     /// The algorithm and radices as they appear in a kernel's name: `r16x16`,
     /// `bluestein8192_r16x16x16x2`, `rader4001_r10x10x10x4` (one DFT of 4001 points per row),
-    /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass), `grid64x64_r8x8_r16x4`
+    /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass), `grid64x64_r16x4_r16x4`
     /// (a 64 x 64 grid, radices per axis).
     fn label(&self) -> String {
         let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x") };
@@ -394,9 +394,9 @@ impl FftRecipe {
             }
             threads_per_transform = threads_per_transform.min(register_threads).max(1);
         }
-        // A grid's widest pass may want more threads than registers allow (a 128 x 128 grid
-        // has 2048 radix-8 butterflies): a power of two that leaves each thread its codelet's
-        // registers, the butterflies taken in turns.
+        // A grid's passes may want more threads than registers allow (a 128 x 128 grid's
+        // radix-16 passes have 1024 butterflies of about 96 registers): a power of two that
+        // leaves each thread its largest codelet's registers, the butterflies taken in turns.
         if grid {
             threads_per_transform = threads_per_transform.min(1 << register_threads.max(1).ilog2());
         }
