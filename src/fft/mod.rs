@@ -21,6 +21,32 @@
 //! # Ok::<(), coalesce::Error>(())
 //! ```
 
+/// The four direction wrappers every FFT plan type offers around its own `execute` and
+/// `execute_in_place`, written once (a trait would make callers import it to call them).
+macro_rules! direction_wrappers {
+    () => {
+        /// Forward transform (C2C or R2C), out of place. Queued; does not wait.
+        pub fn forward<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+            self.execute(Direction::Forward, input, output)
+        }
+
+        /// Inverse transform (C2C or C2R), out of place. Queued; does not wait.
+        pub fn inverse<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
+            self.execute(Direction::Inverse, input, output)
+        }
+
+        /// Forward transform overwriting `data`.
+        pub fn forward_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
+            self.execute_in_place(Direction::Forward, data)
+        }
+
+        /// Inverse transform overwriting `data`.
+        pub fn inverse_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
+            self.execute_in_place(Direction::Inverse, data)
+        }
+    };
+}
+
 mod codegen;
 mod codelet;
 pub mod nd;

@@ -42,23 +42,7 @@ impl FftNdPlan {
         &self.recipe.problem
     }
 
-    /// Forward transform (C2C or R2C), out of place. Queued; does not wait.
-    pub fn forward<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
-        self.execute(Direction::Forward, input, output)
-    }
-
-    /// Inverse transform (C2C or C2R), out of place. Queued; does not wait.
-    pub fn inverse<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
-        self.execute(Direction::Inverse, input, output)
-    }
-
-    pub fn forward_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
-        self.execute_in_place(Direction::Forward, data)
-    }
-
-    pub fn inverse_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
-        self.execute_in_place(Direction::Inverse, data)
-    }
+    direction_wrappers!();
 
     /// Out-of-place transform in `direction`; the input is left as it was.
     pub fn execute<I: Element, O: Element>(&self, direction: Direction, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {

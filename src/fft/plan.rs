@@ -75,25 +75,7 @@ impl FftPlan {
         self.program.from_disk_cache
     }
 
-    /// Forward transform (C2C or R2C), out of place. Queued; does not wait.
-    pub fn forward<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
-        self.execute(Direction::Forward, input, output)
-    }
-
-    /// Inverse transform (C2C or C2R), out of place. Queued; does not wait.
-    pub fn inverse<I: Element, O: Element>(&self, input: &DeviceBuffer<I>, output: &mut DeviceBuffer<O>) -> Result<()> {
-        self.execute(Direction::Inverse, input, output)
-    }
-
-    /// Forward transform overwriting `data`.
-    pub fn forward_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
-        self.execute_in_place(Direction::Forward, data)
-    }
-
-    /// Inverse transform overwriting `data`.
-    pub fn inverse_in_place<T: Element>(&self, data: &mut DeviceBuffer<T>) -> Result<()> {
-        self.execute_in_place(Direction::Inverse, data)
-    }
+    direction_wrappers!();
 
     /// Out-of-place transform in `direction`: input and output are checked against the
     /// problem (element types, lengths, device) before anything is queued.
