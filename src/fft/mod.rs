@@ -50,6 +50,7 @@ macro_rules! direction_wrappers {
 mod codegen;
 mod codelet;
 pub mod nd;
+mod nd_chunks;
 mod nd_plan;
 pub mod nd_recipe;
 pub mod factor;
