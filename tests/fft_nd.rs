@@ -8,7 +8,7 @@ mod common;
 mod fft_support;
 
 use coalesce::bench::random::{random_vec, Random};
-use coalesce::fft::{limits, reference, DeviceLimits, Direction, FftKind, FftNdPlan, FftNdProblem, FftNdRecipe, Normalization, Placement, Precision};
+use coalesce::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Normalization, Placement, Precision};
 use coalesce::{Complex, Device, Element, Error};
 use fft_support::{bound, poisoned, widen, Real};
 
@@ -35,17 +35,7 @@ fn check<T: Real>(device: &Device, problem: FftNdProblem)
 where
     Complex<T>: Random + Element,
 {
-    if let Some(plan) = plan_unless_too_big(device, &problem) {
-        check_plan::<T>(device, &plan);
-    }
-}
-
-/// `check` of a C2C plan built already.
-fn check_plan<T: Real>(device: &Device, plan: &FftNdPlan)
-where
-    Complex<T>: Random + Element,
-{
-    let problem = plan.problem();
+    let Some(plan) = plan_unless_too_big(device, &problem) else { return };
     let len = problem.len();
     for (seed, direction) in [(1u64, Direction::Forward), (2, Direction::Inverse)] {
         let x: Vec<Complex<T>> = random_vec(len, seed);
@@ -78,15 +68,6 @@ where
     Complex<T>: Random + Element,
 {
     let plan = FftNdPlan::new(device, problem.clone()).unwrap_or_else(|e| panic!("{problem:?} on {}: {e}", device.id()));
-    check_real_plan::<T>(device, &plan);
-}
-
-/// `check_real` of a plan built already.
-fn check_real_plan<T: Real>(device: &Device, plan: &FftNdPlan)
-where
-    Complex<T>: Random + Element,
-{
-    let problem = plan.problem();
     let (in_len, out_len) = problem.buffer_lens();
     let limit = 2.0 * bound::<T>(problem.transform_len());
     let (shape, axes) = (&problem.shape, &problem.axes);
@@ -192,50 +173,6 @@ fn long_contiguous_rows_run_in_one_launch() {
         }
         check::<f64>(&device, FftNdProblem::c2c_1d(8192, 2).f64());
         check::<f32>(&device, FftNdProblem::c2c(&[3, 8192, 2], &[0, 1]).in_place());
-    }
-}
-
-/// Passes run chunk by chunk (the values between them left in the L2 cache) give the
-/// transform of the whole array: chunks of the batch, and chunks of the first transformed
-/// axis's planes followed by that axis, in and out of place, C2C, R2C and C2R. Each case's
-/// chunk bytes hold a few indices, and each is checked to be cut.
-#[test]
-fn passes_run_chunk_by_chunk() {
-    for device in common::devices() {
-        let cases = [
-            // Batch of long rows (two passes), in place through scratch too.
-            (FftNdProblem::c2c_1d(1 << 15, 6), 2 << 18),
-            (FftNdProblem::c2c_1d(1 << 15, 6).in_place(), 2 << 19),
-            // Batch of 2D transforms: 4 of 16 x 8192 in chunks of 2.
-            (FftNdProblem::c2c(&[4, 16, 8192], &[1, 2]), 2 << 20),
-            (FftNdProblem::c2c(&[4, 16, 8192], &[1, 2]).f64().norm(Normalization::Ortho), 2 << 21),
-            // Planes of 8 x 67 (no grid for a prime over 61) in chunks of 8, then axis 0, and
-            // the same behind a batch axis.
-            (FftNdProblem::c2c(&[16, 8, 67], &[0, 1, 2]), 8 * 8 * 67 * 8),
-            (FftNdProblem::c2c(&[3, 16, 8, 67], &[1, 2, 3]), 8 * 8 * 67 * 8),
-            (FftNdProblem::c2c(&[2, 16, 8, 67], &[1, 2, 3]).in_place(), 8 * 8 * 67 * 8),
-            // Real: planes of the half spectrum, then axis 0; a batch in place (padded rows);
-            // C2R over its batch (its scratch counted in the chunk).
-            (FftNdProblem::r2c(&[16, 32, 30], &[0, 1, 2]), 4 * 32 * 16 * 8),
-            (FftNdProblem::r2c(&[6, 16, 30], &[1, 2]).in_place(), 2 * 16 * 16 * 8),
-            (FftNdProblem::c2r(&[6, 32, 30], &[1, 2]), 2 * (32 * 30 * 4 + 32 * 30 * 8)),
-        ];
-        for (problem, chunk_bytes) in cases {
-            let limits = DeviceLimits { chunk_bytes, ..limits(&device) };
-            let recipe = FftNdRecipe::design(problem.clone(), limits).unwrap();
-            assert!(recipe.launches.len() > recipe.passes.len(), "{problem:?} was not cut into chunks:\n{}", recipe.describe());
-            let plan = match FftNdPlan::from_recipe(&device, recipe) {
-                Ok(plan) => plan,
-                Err(Error::Unsupported(msg)) if msg.contains("shared memory") && device.info().shared_memory_per_block < 96 * 1024 => continue,
-                Err(e) => panic!("{problem:?} on {}: {e}", device.id()),
-            };
-            match (problem.kind, problem.placement, problem.precision) {
-                (FftKind::C2C, _, Precision::F32) => check_plan::<f32>(&device, &plan),
-                (FftKind::C2C, _, Precision::F64) => check_plan::<f64>(&device, &plan),
-                (_, Placement::InPlace, _) => check_real_in_place_plan::<f32>(&device, &plan),
-                _ => check_real_plan::<f32>(&device, &plan),
-            }
-        }
     }
 }
 
@@ -503,16 +440,6 @@ where
     T: Random + Element,
 {
     let plan = FftNdPlan::new(device, problem.clone()).unwrap_or_else(|e| panic!("{problem:?} on {}: {e}", device.id()));
-    check_real_in_place_plan::<T>(device, &plan);
-}
-
-/// `check_real_in_place` of a plan built already.
-fn check_real_in_place_plan<T: Real>(device: &Device, plan: &FftNdPlan)
-where
-    Complex<T>: Random + Element,
-    T: Random + Element,
-{
-    let problem = plan.problem();
     let (shape, axes) = (&problem.shape, &problem.axes);
     let n = *shape.last().unwrap();
     let (half, rows) = (n / 2 + 1, problem.len() / n);

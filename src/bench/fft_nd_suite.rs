@@ -176,7 +176,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Sp
     let (_, copy_gbps) = driver_copy_gbps(device, budget(cfg.quick), TimingPlan::FULL)?;
     let mut table = Table::new(
         format!("FFT {title}, C2C and R2C forward, batched to at least {}", super::human_bytes(budget(cfg.quick))),
-        &["case", "passes", "chunks", "ms", "of copy", "cuFFT ms", "cuFFT of copy", "speedup vs cuFFT", "error vs cuFFT"],
+        &["case", "passes", "ms", "of copy", "cuFFT ms", "cuFFT of copy", "speedup vs cuFFT", "error vs cuFFT"],
     );
     let pb = progress(cfg, specs.len(), title);
     let mut cases = Vec::new();
@@ -187,11 +187,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Sp
             (_, Precision::F32) => one::<Complex<f32>, f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
             (_, Precision::F64) => one::<Complex<f64>, f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
         };
-        let ((passes, chunks), ours, cufft, error) = row;
+        let (passes, ours, cufft, error) = row;
         table.row(vec![
             label.clone(),
             passes.to_string(),
-            chunks.to_string(),
             format!("{:.4}", ours.0),
             format!("{:.3}", ours.1),
             cufft.map_or("-".into(), |c| format!("{:.4}", c.0)),
@@ -207,9 +206,8 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Sp
     Ok(table)
 }
 
-/// ((passes, chunks their first pass runs in), (ms, of copy), cuFFT's (ms, of copy),
-/// relative L2 difference from cuFFT).
-type Row = ((usize, usize), (f64, f64), Option<(f64, f64)>, Option<f64>);
+/// (passes, (ms, of copy), cuFFT's (ms, of copy), relative L2 difference from cuFFT).
+type Row = (usize, (f64, f64), Option<(f64, f64)>, Option<f64>);
 
 /// One forward case: `I` the input's elements (reals for R2C), complex `T` out.
 fn one<I: Element + Random, T: Element + Random>(device: &Device, cfg: &BenchConfig, problem: &FftNdProblem, dims: &[usize], batch: usize, copy_gbps: f64) -> Result<Row>
@@ -224,9 +222,7 @@ where
     let timing = cfg.timing();
     let bytes = problem.bytes_moved() as f64;
     let ours = time_launches(device, timing, || plan.execute(Direction::Forward, &input, &mut output))?;
-    let recipe = plan.recipe();
-    let chunks = recipe.launches.iter().filter(|l| l.pass == 0).count();
-    let mut result = ((recipe.passes.len(), chunks), (ours.median_ms, ours.gbps(bytes) / copy_gbps), None, None);
+    let mut result = (plan.recipe().passes.len(), (ours.median_ms, ours.gbps(bytes) / copy_gbps), None, None);
     if device.backend() != Backend::Cuda {
         return Ok(result);
     }

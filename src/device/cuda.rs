@@ -1,10 +1,8 @@
 //! CUDA backend: the driver API and NVRTC through cudarc's thin `result` layer, both loaded
 //! at run time, so the crate builds and runs (without CUDA devices) where neither exists.
 //!
-//! Each device uses its primary context and one non-blocking stream, plus a side stream that
-//! multi-pass FFTs fork to and join from, so that launches of independent chunks overlap.
-//! Every entry point makes the context current on the calling thread first, so a device can
-//! be used from any thread.
+//! Each device uses its primary context and one non-blocking stream. Every entry point makes
+//! the context current on the calling thread first, so a device can be used from any thread.
 
 use std::ffi::{c_void, CString};
 use std::sync::Arc;
@@ -43,11 +41,6 @@ pub(super) struct CudaDevice {
     ctx: sys::CUcontext,
     dev: sys::CUdevice,
     stream: sys::CUstream,
-    /// The second lane (`launch` with lane 1), and the events that fork it from the main
-    /// stream and join it back.
-    side: sys::CUstream,
-    fork_event: sys::CUevent,
-    join_event: sys::CUevent,
     /// NVRTC target: `sm_XY` for a cubin where NVRTC knows the device, else `compute_XY` (PTX).
     arch_option: String,
     /// Shared memory a block may use once a kernel opts in (above the default 48 KiB).
@@ -65,9 +58,6 @@ impl CudaDevice {
         let ctx = check(unsafe { cu::primary_ctx::retain(dev) }, "cuDevicePrimaryCtxRetain")?;
         check(unsafe { cu::ctx::set_current(ctx) }, "cuCtxSetCurrent")?;
         let stream = check(cu::stream::create(cu::stream::StreamKind::NonBlocking), "cuStreamCreate")?;
-        let side = check(cu::stream::create(cu::stream::StreamKind::NonBlocking), "cuStreamCreate")?;
-        let event = || check(cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-        let (fork_event, join_event) = (event()?, event()?);
         let attr = |a: sys::CUdevice_attribute| -> Result<i32> {
             // SAFETY: dev is valid.
             check(unsafe { cu::device::get_attribute(dev, a) }, "cuDeviceGetAttribute")
@@ -95,12 +85,11 @@ impl CudaDevice {
             max_threads_per_multiprocessor: Some(attr(A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)? as u32),
             compute_capability: Some(cc),
             l2_cache_bytes: Some(attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)? as u64),
-            view_align_bytes: 256,
             driver_version: driver_version(),
             compiler_version: nvrtc_version().unwrap_or_else(|| "NVRTC not found".into()),
         };
         let arch_option = nvrtc_arch_option(cc);
-        Ok((CudaDevice { ctx, dev, stream, side, fork_event, join_event, arch_option, max_shared_optin }, info))
+        Ok((CudaDevice { ctx, dev, stream, arch_option, max_shared_optin }, info))
     }
 
     pub(super) fn bind(&self) -> Result<()> {
@@ -187,32 +176,13 @@ impl CudaDevice {
         Ok(CudaKernel { func, _module: module.clone() })
     }
 
-    /// Queues the side lane behind everything queued on the main stream so far.
-    pub(super) fn fork(&self) -> Result<()> {
+    pub(super) fn launch(&self, k: &CudaKernel, grid: Grid, args: &[Arg<'_>]) -> Result<()> {
         self.bind()?;
-        // SAFETY: the streams and events live as long as self.
-        check(unsafe { cu::event::record(self.fork_event, self.stream) }, "cuEventRecord")?;
-        check(unsafe { cu::stream::wait_event(self.side, self.fork_event, sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT) }, "cuStreamWaitEvent")
-    }
-
-    /// Queues the main stream behind everything queued on the side lane so far.
-    pub(super) fn join(&self) -> Result<()> {
-        self.bind()?;
-        // SAFETY: the streams and events live as long as self.
-        check(unsafe { cu::event::record(self.join_event, self.side) }, "cuEventRecord")?;
-        check(unsafe { cu::stream::wait_event(self.stream, self.join_event, sys::CUevent_wait_flags::CU_EVENT_WAIT_DEFAULT) }, "cuStreamWaitEvent")
-    }
-
-    /// Queues a kernel on the main stream (lane 0) or the side one (any other lane).
-    pub(super) fn launch(&self, lane: usize, k: &CudaKernel, grid: Grid, args: &[Arg<'_>]) -> Result<()> {
-        self.bind()?;
-        let stream = if lane == 0 { self.stream } else { self.side };
         // Each argument's bytes in an 8-byte slot; the driver reads as many as the kernel declares.
         let mut slots: Vec<[u8; 8]> = args
             .iter()
             .map(|a| match a {
                 Arg::Buffer(b) => b.cuda().ptr.to_ne_bytes(),
-                Arg::BufferAt(b, offset) => (b.cuda().ptr + *offset as sys::CUdeviceptr).to_ne_bytes(),
                 other => other.scalar_bytes().expect("scalars have bytes"),
             })
             .collect();
@@ -222,7 +192,7 @@ impl CudaDevice {
         // SAFETY: params point at live slots for the duration of the call; the caller's
         // arguments match the kernel's generated signature.
         check(
-            unsafe { cu::launch_kernel(k.func, (g[0], g[1], g[2]), (t[0], t[1], t[2]), grid.shared_bytes, stream, &mut params) },
+            unsafe { cu::launch_kernel(k.func, (g[0], g[1], g[2]), (t[0], t[1], t[2]), grid.shared_bytes, self.stream, &mut params) },
             "cuLaunchKernel",
         )
     }
@@ -288,11 +258,7 @@ impl Drop for CudaDevice {
         unsafe {
             let _ = cu::ctx::set_current(self.ctx);
             let _ = cu::stream::synchronize(self.stream);
-            let _ = cu::stream::synchronize(self.side);
             let _ = cu::stream::destroy(self.stream);
-            let _ = cu::stream::destroy(self.side);
-            let _ = cu::event::destroy(self.fork_event);
-            let _ = cu::event::destroy(self.join_event);
             let _ = cu::primary_ctx::release(self.dev);
         }
     }

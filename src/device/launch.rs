@@ -26,9 +26,6 @@ impl Grid {
 /// One kernel argument: a buffer or a scalar of the type the kernel declares.
 pub enum Arg<'a> {
     Buffer(&'a RawBuffer),
-    /// The buffer from a byte offset on: a kernel sees it as a buffer of its own. The offset
-    /// must be a multiple of the device's `DeviceInfo::view_align_bytes`.
-    BufferAt(&'a RawBuffer, usize),
     U32(u32),
     I32(i32),
     U64(u64),
@@ -61,7 +58,7 @@ impl Arg<'_> {
     pub(crate) fn scalar_bytes(&self) -> Option<[u8; 8]> {
         let mut b = [0u8; 8];
         match *self {
-            Arg::Buffer(_) | Arg::BufferAt(..) => return None,
+            Arg::Buffer(_) => return None,
             Arg::U32(x) => b[..4].copy_from_slice(&x.to_ne_bytes()),
             Arg::I32(x) => b[..4].copy_from_slice(&x.to_ne_bytes()),
             Arg::F32(x) => b[..4].copy_from_slice(&x.to_ne_bytes()),

@@ -72,10 +72,6 @@ pub struct DeviceInfo {
     /// CUDA compute capability (major, minor).
     pub compute_capability: Option<(u32, u32)>,
     pub l2_cache_bytes: Option<u64>,
-    /// Byte offsets into a buffer that a kernel may be given as its start (`Arg::BufferAt`)
-    /// are multiples of this: OpenCL's sub-buffer alignment, and at least 256 (CUDA's
-    /// allocations), so that vector accesses stay aligned.
-    pub view_align_bytes: u64,
     /// Driver version, as the backend reports it (CUDA: API version and kernel module).
     pub driver_version: String,
     /// Kernel compiler: NVRTC version, or the OpenCL C version and platform.
@@ -350,52 +346,18 @@ impl Device {
 
     /// Queues a kernel launch. Arguments are checked for the device they live on.
     pub fn launch(&self, kernel: &Kernel, grid: Grid, args: &[Arg<'_>]) -> Result<()> {
-        self.launch_on(0, kernel, grid, args)
-    }
-
-    /// Queues a kernel launch on `lane`: 0 is the device's stream, the others its side stream,
-    /// which runs beside it between `fork_lanes` and `join_lanes` (CUDA; OpenCL queues every
-    /// lane in order on its one queue).
-    pub(crate) fn launch_on(&self, lane: usize, kernel: &Kernel, grid: Grid, args: &[Arg<'_>]) -> Result<()> {
         for a in args {
-            match *a {
-                Arg::Buffer(b) => self.check_owns(b)?,
-                Arg::BufferAt(b, offset) => {
-                    self.check_owns(b)?;
-                    let align = self.shared.info.view_align_bytes as usize;
-                    if offset >= b.bytes.max(1) || offset % align != 0 {
-                        return Err(Error::invalid(format!(
-                            "a kernel argument starts {offset} bytes into a buffer of {} bytes: views start inside the buffer, at a multiple of {align} bytes",
-                            b.bytes
-                        )));
-                    }
-                }
-                _ => {}
+            if let Arg::Buffer(b) = a {
+                self.check_owns(b)?;
             }
         }
         if grid.is_empty() {
             return Ok(());
         }
         match (&self.shared.imp, &kernel.imp) {
-            (Imp::Cuda(d), KernelImp::Cuda(k)) => d.launch(lane, k, grid, args),
+            (Imp::Cuda(d), KernelImp::Cuda(k)) => d.launch(k, grid, args),
             (Imp::OpenCl(d), KernelImp::OpenCl(k)) => d.launch(k, grid, args),
             _ => Err(Error::invalid(format!("kernel '{}' was compiled for another backend", kernel.name))),
-        }
-    }
-
-    /// Work queued on other lanes from now on starts after what is queued so far.
-    pub(crate) fn fork_lanes(&self) -> Result<()> {
-        match &self.shared.imp {
-            Imp::Cuda(d) => d.fork(),
-            Imp::OpenCl(_) => Ok(()),
-        }
-    }
-
-    /// Work queued from now on starts after what every lane has queued so far.
-    pub(crate) fn join_lanes(&self) -> Result<()> {
-        match &self.shared.imp {
-            Imp::Cuda(d) => d.join(),
-            Imp::OpenCl(_) => Ok(()),
         }
     }
 

@@ -94,7 +94,6 @@ impl ClDevice {
                 _ => None,
             },
             l2_cache_bytes: dev.global_mem_cache_size().ok(),
-            view_align_bytes: (check(dev.mem_base_addr_align(), "clGetDeviceInfo(MEM_BASE_ADDR_ALIGN)")? as u64 / 8).max(256),
             driver_version: dev.driver_version().unwrap_or_default().trim().to_owned(),
             compiler_version: format!(
                 "{} ({})",
@@ -127,16 +126,6 @@ impl ClDevice {
 
     pub(super) fn launch(&self, k: &ClKernel, grid: Grid, args: &[Arg<'_>]) -> Result<()> {
         let kernel = k.0.lock().unwrap();
-        // Views are sub-buffers, alive until the launch is queued (the queue keeps what it uses).
-        let mut views = Vec::new();
-        for a in args {
-            if let Arg::BufferAt(b, offset) = *a {
-                // SAFETY: the region lies inside the buffer (checked by `Device::launch`).
-                let view = unsafe { b.opencl().buffer().create_sub_buffer(CL_MEM_READ_WRITE, offset, b.bytes - offset) };
-                views.push(check(view, "clCreateSubBuffer")?);
-            }
-        }
-        let mut view = views.iter();
         for (i, a) in args.iter().enumerate() {
             let i = i as u32;
             // SAFETY: the generated kernel's signature matches the argument list in type and order.
@@ -144,10 +133,6 @@ impl ClDevice {
                 match a {
                     Arg::Buffer(b) => {
                         let mem: cl_mem = b.opencl().get();
-                        kernel.set_arg(i, &mem)
-                    }
-                    Arg::BufferAt(..) => {
-                        let mem: cl_mem = view.next().expect("one view per BufferAt").get();
                         kernel.set_arg(i, &mem)
                     }
                     Arg::U32(x) => kernel.set_arg(i, x),
@@ -235,9 +220,6 @@ unsafe impl Sync for ClMem {}
 impl ClMem {
     pub(super) fn get(&self) -> cl_mem {
         self.0.get()
-    }
-    fn buffer(&self) -> &Buffer<u8> {
-        &self.0
     }
 }
 

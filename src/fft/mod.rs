@@ -50,7 +50,6 @@ macro_rules! direction_wrappers {
 mod codegen;
 mod codelet;
 pub mod nd;
-mod nd_chunks;
 mod nd_plan;
 pub mod nd_recipe;
 pub mod factor;

@@ -16,8 +16,8 @@ use crate::error::{Error, Result};
 pub struct FftNdPlan {
     recipe: FftNdRecipe,
     passes: Vec<FftPlan>,
-    /// Complex buffers of `recipe.scratch_len` values, as many as the passes use, per lane.
-    scratch: Vec<Vec<DeviceBuffer<u8>>>,
+    /// Complex buffers of `recipe.scratch_len` values, as many as the passes use.
+    scratch: Vec<DeviceBuffer<u8>>,
 }
 
 impl FftNdPlan {
@@ -30,8 +30,7 @@ impl FftNdPlan {
     pub fn from_recipe(device: &Device, recipe: FftNdRecipe) -> Result<Self> {
         let passes = FftPlan::from_recipes(device, recipe.passes.iter().map(|p| p.recipe.clone()).collect())?;
         let bytes = recipe.scratch_len * complex_bytes(recipe.problem.precision) as usize;
-        let lane = || (0..recipe.scratch_buffers()).map(|_| device.alloc::<u8>(bytes)).collect::<Result<Vec<_>>>();
-        let scratch = (0..recipe.lanes()).map(|_| lane()).collect::<Result<Vec<_>>>()?;
+        let scratch = (0..recipe.scratch_buffers()).map(|_| device.alloc::<u8>(bytes)).collect::<Result<Vec<_>>>()?;
         Ok(FftNdPlan { recipe, passes, scratch })
     }
 
@@ -81,38 +80,14 @@ impl FftNdPlan {
     fn run(&self, direction: Direction, input: &RawBuffer, output: &RawBuffer) -> Result<()> {
         let scale = self.problem().scale(direction);
         let last = self.passes.len() - 1;
-        let (input_kind, output_kind) = self.problem().buffer_kinds();
-        let complex = complex_bytes(self.problem().precision) as usize;
-        let device = &self.passes[0].device;
-        let lanes = self.recipe.lanes() > 1;
-        if lanes {
-            device.fork_lanes()?;
-        }
-        for launch in &self.recipe.launches {
-            let pass = &self.recipe.passes[launch.pass];
-            let scratch = &self.scratch[launch.lane];
-            let buffer = |b: PassBuffer, offset: usize| {
-                let (raw, bytes) = match b {
-                    PassBuffer::Input => (input, input_kind.size()),
-                    PassBuffer::Output => (output, output_kind.size()),
-                    PassBuffer::Scratch => (scratch[0].raw(), complex),
-                    PassBuffer::SecondScratch => (scratch[1].raw(), complex),
-                };
-                match offset {
-                    0 => Arg::Buffer(raw),
-                    _ => Arg::BufferAt(raw, offset * bytes),
-                }
+        for (i, (plan, pass)) in self.passes.iter().zip(&self.recipe.passes).enumerate() {
+            let buffer = |b: PassBuffer| match b {
+                PassBuffer::Input => Arg::Buffer(input),
+                PassBuffer::Output => Arg::Buffer(output),
+                PassBuffer::Scratch => Arg::Buffer(self.scratch[0].raw()),
+                PassBuffer::SecondScratch => Arg::Buffer(self.scratch[1].raw()),
             };
-            if launch.waits_for_lanes {
-                device.join_lanes()?;
-            }
-            let scale = if launch.pass == last { scale } else { 1.0 };
-            let (from, to) = (buffer(pass.from, launch.from_offset), buffer(pass.to, launch.to_offset));
-            self.passes[launch.pass].launch_scaled(launch.lane, direction, from, to, scale)?;
-        }
-        // Whatever comes next on the device's stream sees the whole output.
-        if lanes {
-            device.join_lanes()?;
+            plan.launch_scaled(direction, buffer(pass.from), buffer(pass.to), if i == last { scale } else { 1.0 })?;
         }
         Ok(())
     }

@@ -25,7 +25,6 @@
 //! complex and of the array's whole shape, so they live in scratch.
 
 use super::nd::{row_major_strides, FftNdProblem};
-pub use super::nd_chunks::PassLaunch;
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, StepTwiddle, StridedIo, Values};
@@ -51,13 +50,11 @@ pub struct FftPass {
     pub to: PassBuffer,
 }
 
-/// A designed multi-pass transform: plain data, one recipe per pass, and the launches of
-/// the passes in order (each pass once, or once per chunk: see nd_chunks.rs).
+/// A designed multi-pass transform: plain data, one recipe per launch in order.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FftNdRecipe {
     pub problem: FftNdProblem,
     pub passes: Vec<FftPass>,
-    pub launches: Vec<PassLaunch>,
     /// Complex values each scratch buffer holds: the array's size, or more where Bluestein
     /// pads an axis to its convolution's length.
     pub scratch_len: usize,
@@ -66,14 +63,6 @@ pub struct FftNdRecipe {
 impl FftNdRecipe {
     pub fn design(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        match super::nd_chunks::design(&problem, limits)? {
-            Some(chunked) => Ok(chunked),
-            None => Self::design_whole(problem, limits),
-        }
-    }
-
-    /// The passes, each over the whole array.
-    pub(super) fn design_whole(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
         let costs = SplitCosts { long_row: longest_row(problem.precision, limits), ..SplitCosts::default() };
         let mut planner = Planner { precision: problem.precision, limits, costs, passes: Vec::new(), scratch_len: problem.len() };
         let spectrum = problem.spectrum_shape();
@@ -137,17 +126,10 @@ impl FftNdRecipe {
                 }
             }
         }
-        let launches = (0..planner.passes.len()).map(PassLaunch::whole).collect();
-        Ok(FftNdRecipe { problem, passes: planner.passes, launches, scratch_len: planner.scratch_len })
+        Ok(FftNdRecipe { problem, passes: planner.passes, scratch_len: planner.scratch_len })
     }
 
-    /// Lanes the launches run on: 1, or 2 where chunks alternate (see [`PassLaunch`]).
-    pub fn lanes(&self) -> usize {
-        self.launches.iter().map(|l| l.lane + 1).max().unwrap_or(1)
-    }
-
-    /// How many scratch buffers (complex, of `scratch_len` values) the passes of one lane use:
-    /// 0, 1 or 2.
+    /// How many scratch buffers (complex, of `scratch_len` values) the passes use: 0, 1 or 2.
     pub fn scratch_buffers(&self) -> usize {
         let uses = |b: PassBuffer| self.passes.iter().any(|p| p.from == b || p.to == b);
         usize::from(uses(PassBuffer::Scratch)) + usize::from(uses(PassBuffer::SecondScratch))
@@ -157,12 +139,8 @@ impl FftNdRecipe {
     pub fn describe(&self) -> String {
         let p = &self.problem;
         let mut text = format!("{} {:?} over axes {:?}, {} passes", p.kind, p.shape, p.axes, self.passes.len());
-        for (i, pass) in self.passes.iter().enumerate() {
-            let chunks = match self.launches.iter().filter(|l| l.pass == i).count() {
-                1 => String::new(),
-                n => format!(" (in {n} chunks)"),
-            };
-            text.push_str(&format!("\n  {:?} -> {:?}{chunks}: {}", pass.from, pass.to, pass.recipe.describe()));
+        for pass in &self.passes {
+            text.push_str(&format!("\n  {:?} -> {:?}: {}", pass.from, pass.to, pass.recipe.describe()));
         }
         text
     }
@@ -621,7 +599,7 @@ mod tests {
     use super::*;
     use crate::fft::recipe::Core;
 
-    const H200: DeviceLimits = DeviceLimits::H200;
+    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
 
     #[test]
     fn long_axes_split_into_short_strided_passes() {
@@ -688,16 +666,14 @@ mod tests {
         assert!(p[..p.len() - 1].iter().all(|p| grid(p).is_none()));
         // Where shared memory is small, the grid shrinks to what fits: 48 KiB hold 1024 f32
         // values, not 32768.
-        let small = DeviceLimits { shared_bytes: 48 * 1024, ..DeviceLimits::H200 };
+        let small = DeviceLimits { shared_bytes: 48 * 1024, max_threads: 1024 };
         assert_eq!(passes(FftNdProblem::c2c(&[32, 32, 32], &[0, 1, 2]), small).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 32]), None]);
     }
 
     #[test]
     fn four_step_batches_match_the_layout_before_real_transforms() {
-        // Pass A of 2^20 = 1024 x 1024 in 2 rows: columns of 1024 (n1 fastest), written as
-        // rows (over the whole batch: not cut into chunks).
-        let whole = DeviceLimits { chunk_bytes: 0, ..H200 };
-        let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2), whole).unwrap();
+        // Pass A of 2^20 = 1024 x 1024 in 2 rows: columns of 1024 (n1 fastest), written as rows.
+        let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2), H200).unwrap();
         let a = long.passes[0].recipe.io.as_ref().unwrap();
         assert_eq!((a.input_stride, a.output_stride), (1024, 1));
         assert_eq!(a.input().dims, vec![(1024, 1), (2, 1 << 20)]);
@@ -805,7 +781,7 @@ mod tests {
         assert_eq!(passes(FftNdProblem::c2c_1d(17 * 601, 1)), 2, "a prime factor over 13");
         // 8192^2: the rows in one pass, the columns in two.
         assert_eq!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])), 3);
-        assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, ..DeviceLimits::H200 }), MAX_SINGLE_LAUNCH_LEN);
+        assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, max_threads: 1024 }), MAX_SINGLE_LAUNCH_LEN);
     }
 
     #[test]

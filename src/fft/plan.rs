@@ -17,7 +17,7 @@ use crate::kernel::KernelSource;
 /// tables uploaded), executed many times with no allocation and no compilation. Usable from
 /// several threads: executions are queued in order on the device's one stream.
 pub struct FftPlan {
-    pub(super) device: Device,
+    device: Device,
     recipe: FftRecipe,
     program: Arc<Program>,
     kernel: String,
@@ -135,13 +135,12 @@ impl FftPlan {
     }
 
     fn launch(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>) -> Result<()> {
-        self.launch_scaled(0, direction, input, output, self.recipe.problem.scale(direction))
+        self.launch_scaled(direction, input, output, self.recipe.problem.scale(direction))
     }
 
-    /// Queues the kernel on `lane` (see `Device::launch_on`) on buffers the caller has
-    /// checked, scaling its output by `scale`: the passes of a multi-pass plan scale once, in
-    /// the last.
-    pub(crate) fn launch_scaled(&self, lane: usize, direction: Direction, input: Arg<'_>, output: Arg<'_>, scale: f64) -> Result<()> {
+    /// Queues the kernel on buffers the caller has checked, scaling its output by `scale`:
+    /// the passes of a multi-pass plan scale once, in the last.
+    pub(crate) fn launch_scaled(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>, scale: f64) -> Result<()> {
         let r = &self.recipe;
         let sign = if direction == Direction::Forward { 1.0 } else { -1.0 };
         let blocks = u32::try_from(r.blocks()).map_err(|_| {
@@ -157,7 +156,7 @@ impl FftPlan {
             Precision::F64 => (Arg::F64(sign), Arg::F64(scale)),
         };
         let args = [input, output, (&self.tables).into(), Arg::U64(r.problem.batch as u64), sign, scale];
-        self.device.launch_on(lane, self.program.kernel(&self.kernel)?, grid, &args)
+        self.device.launch(self.program.kernel(&self.kernel)?, grid, &args)
     }
 }
 
@@ -175,21 +174,7 @@ pub(crate) fn check_buffer(what: &str, got_kind: crate::ScalarKind, got_len: usi
 /// The device limits planning respects.
 pub fn limits(device: &Device) -> DeviceLimits {
     let info = device.info();
-    DeviceLimits {
-        shared_bytes: info.shared_memory_per_block,
-        max_threads: info.max_threads_per_block,
-        chunk_bytes: chunk_bytes(info.l2_cache_bytes),
-        view_align: info.view_align_bytes,
-    }
-}
-
-/// The values a chunk of passes keeps between them: a quarter of the L2 cache, or
-/// COALESCE_FFT_CHUNK_BYTES where set (0: no chunks), to measure other sizes.
-fn chunk_bytes(l2_bytes: Option<u64>) -> u64 {
-    match std::env::var("COALESCE_FFT_CHUNK_BYTES").ok().and_then(|v| v.parse().ok()) {
-        Some(bytes) => bytes,
-        None => l2_bytes.unwrap_or(0) / 4,
-    }
+    DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block }
 }
 
 /// e^{-2 pi i m/n} for m < n as two tables, by the low bits of m and by the high bits, so

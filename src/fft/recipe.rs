@@ -264,17 +264,6 @@ impl FftTuning {
 pub struct DeviceLimits {
     pub shared_bytes: u64,
     pub max_threads: u32,
-    /// Bytes of values that a chunk of passes leaves for the next pass of the same chunk, to
-    /// find in the L2 cache (see nd_chunks.rs); 0: every pass runs over the whole array.
-    pub chunk_bytes: u64,
-    /// Byte offsets into a buffer at which a pass may start (`DeviceInfo::view_align_bytes`).
-    pub view_align: u64,
-}
-
-impl DeviceLimits {
-    /// An H100's or H200's, with chunks of a quarter of its 50 MiB L2: for designing recipes
-    /// with no device at hand (unit tests, the recipes example).
-    pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024, chunk_bytes: 50 << 18, view_align: 256 };
 }
 
 /// A designed single-launch FFT: the problem, the algorithm and the tuning.
@@ -700,7 +689,7 @@ pub fn complex_bytes(p: Precision) -> u64 {
 mod tests {
     use super::*;
 
-    const H200: DeviceLimits = DeviceLimits::H200;
+    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
 
     fn core_of(n: usize) -> Core {
         FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap().core
