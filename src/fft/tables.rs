@@ -76,20 +76,12 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
             b[m - j] = c[j].conj();
         }
     }
-    let spectrum = if m <= LONG_HOST_FFT {
-        host_fft(&b)
-    } else {
-        // Convolutions over passes are millions of points long: host_fft (O(n x sum of
-        // factors), allocating as it recurses) took a second at 2^21, rustfft takes ms.
-        let mut buffer = b;
-        rustfft::FftPlanner::<f64>::new().plan_fft_forward(m).process(&mut buffer);
-        buffer
-    };
+    // rustfft, not host_fft: the recursive host_fft allocates at every level and took 1.7 ms
+    // of a 4093-point plan's 3 for its 8192-point filter (and a second at 2^21).
+    let mut spectrum = b;
+    rustfft::FftPlanner::<f64>::new().plan_fft_forward(m).process(&mut spectrum);
     spectrum.into_iter().map(|v| v / m as f64).collect()
 }
-
-/// The longest filter computed by [`host_fft`]: those of single-launch Bluestein kernels.
-const LONG_HOST_FFT: usize = 2 * super::problem::MAX_SINGLE_LAUNCH_LEN;
 
 /// Rader's tables for the length-`prime` DFTs of a length-`len` transform, with g the
 /// primitive root mod prime: the spectrum of the filter `b[q] = e^{-2 pi i g^-q/prime}`
