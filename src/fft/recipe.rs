@@ -630,7 +630,7 @@ impl FftRecipe {
         let stride = self.row_stride();
         let at = |row: usize, i: usize| row * stride + pad(self.tuning.pad_shift, i);
         // Counted on the stack: the planner scores every candidate layout this way, and heap
-        // vectors here took most of its time (5 ms of a Bluestein plan's 7).
+        // vectors here took most of its time (5 ms of a 7 ms Bluestein plan on a 2-core host).
         let cost = |addrs: &[usize]| -> u64 {
             let mut touched = [0usize; 32 * 4];
             let mut n = 0;
