@@ -7,8 +7,7 @@
 use coalesce::fft::{DeviceLimits, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe};
 
 fn main() {
-    // An H100/H200: 227 KiB of shared memory per block once opted in, 1024 threads.
-    let limits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    let limits = DeviceLimits::H200;
     let mut args = std::env::args().skip(1).peekable();
     let source_dir = if args.peek().map(String::as_str) == Some("--source") {
         args.next();

@@ -599,7 +599,7 @@ mod tests {
     use super::*;
     use crate::fft::recipe::Core;
 
-    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    const H200: DeviceLimits = DeviceLimits::H200;
 
     #[test]
     fn long_axes_split_into_short_strided_passes() {
@@ -666,7 +666,7 @@ mod tests {
         assert!(p[..p.len() - 1].iter().all(|p| grid(p).is_none()));
         // Where shared memory is small, the grid shrinks to what fits: 48 KiB hold 1024 f32
         // values, not 32768.
-        let small = DeviceLimits { shared_bytes: 48 * 1024, max_threads: 1024 };
+        let small = DeviceLimits { shared_bytes: 48 * 1024, ..DeviceLimits::H200 };
         assert_eq!(passes(FftNdProblem::c2c(&[32, 32, 32], &[0, 1, 2]), small).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 32]), None]);
     }
 
@@ -781,7 +781,7 @@ mod tests {
         assert_eq!(passes(FftNdProblem::c2c_1d(17 * 601, 1)), 2, "a prime factor over 13");
         // 8192^2: the rows in one pass, the columns in two.
         assert_eq!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])), 3);
-        assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, max_threads: 1024 }), MAX_SINGLE_LAUNCH_LEN);
+        assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, ..DeviceLimits::H200 }), MAX_SINGLE_LAUNCH_LEN);
     }
 
     #[test]

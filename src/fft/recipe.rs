@@ -266,6 +266,12 @@ pub struct DeviceLimits {
     pub max_threads: u32,
 }
 
+impl DeviceLimits {
+    /// An H100's or H200's (227 KiB of shared memory per block once opted in, 1024 threads):
+    /// for designing recipes with no device at hand (unit tests, the recipes example).
+    pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+}
+
 /// A designed single-launch FFT: the problem, the algorithm and the tuning.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FftRecipe {
@@ -702,7 +708,7 @@ pub fn complex_bytes(p: Precision) -> u64 {
 mod tests {
     use super::*;
 
-    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    const H200: DeviceLimits = DeviceLimits::H200;
 
     fn core_of(n: usize) -> Core {
         FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap().core

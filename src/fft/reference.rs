@@ -76,21 +76,14 @@ pub fn c2r_axes(x: &[C64], shape: &[usize], axes: &[usize]) -> Vec<f64> {
 
 /// Row-by-row half spectra (N/2+1 values) of real rows of `len`, unscaled.
 pub fn r2c(x: &[f64], len: usize) -> Vec<C64> {
-    let widened: Vec<C64> = x.iter().map(|&v| C64::new(v, 0.0)).collect();
-    let full = c2c(&widened, len, false);
-    full.chunks(len).flat_map(|row| row[..len / 2 + 1].to_vec()).collect()
+    r2c_axes(x, &[x.len() / len, len], &[1])
 }
 
 /// Real rows of `len` from half spectra (rows of N/2+1), unscaled: the inverse of the full
 /// Hermitian spectrum the half implies. The imaginary parts of `X[0]` and, for even N, `X[N/2]`
 /// drop out, as in numpy's irfft.
 pub fn c2r(x: &[C64], len: usize) -> Vec<f64> {
-    let half = len / 2 + 1;
-    let full: Vec<C64> = x
-        .chunks(half)
-        .flat_map(|row| (0..len).map(move |k| if k < half { row[k] } else { row[len - k].conj() }))
-        .collect();
-    c2c(&full, len, true).into_iter().map(|v| v.re).collect()
+    c2r_axes(x, &[x.len() / (len / 2 + 1), len], &[1])
 }
 
 /// ||got - want|| / ||want|| over all values (0 when both are zero).

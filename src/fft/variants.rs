@@ -77,7 +77,7 @@ impl FftRecipe {
 mod tests {
     use crate::fft::{DeviceLimits, FftProblem, FftRecipe};
 
-    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    const H200: DeviceLimits = DeviceLimits::H200;
 
     #[test]
     fn variants_are_valid_distinct_and_differ_from_the_pick() {

@@ -286,7 +286,7 @@ mod tests {
     use super::fft_source;
     use crate::fft::{DeviceLimits, FftProblem, FftRecipe};
 
-    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    const H200: DeviceLimits = DeviceLimits::H200;
 
     #[test]
     fn launch_bounds_name_a_minimum_of_blocks_only_above_one() {

@@ -304,7 +304,7 @@ mod tests {
     use crate::fft::nd_recipe::FftNdRecipe;
     use crate::fft::{DeviceLimits, FftNdProblem};
 
-    const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    const H200: DeviceLimits = DeviceLimits::H200;
 
     #[test]
     fn real_passes_read_reals_or_mirrored_coefficients_and_write_what_they_keep() {
