@@ -27,37 +27,58 @@ pub fn largest_prime_factor(n: usize) -> usize {
 }
 
 /// Splits `n` into radices for Stockham passes, largest first: among the greedy packings of
-/// its prime factors under several caps (see [`pack_radices_capped`]), the one a cost model
-/// ranks cheapest. None when a prime factor exceeds `max_prime`, the largest prime codelet
-/// the plan accepts.
-///
-/// The model, [`stockham_cost`], was fitted to 86 timings of 2 to 4 packings each on an H200
-/// (`bench fft --suite variants`): where its pick was timed, it ran 2.1% slower than the
-/// fastest packing on average, where packing under 16 lost 4.4% and under 8 (powers of two
-/// to 16) 6.3%. Packing under 16 lost up to 1.8x at N = 2904: 12 x 11 x 11 x 2 leaves most
-/// threads idle in the radix-11 passes.
-pub fn pack_radices(n: usize, max_prime: usize) -> Option<Vec<usize>> {
+/// its prime factors under several caps (see [`pack_radices_capped`]), the one `model` ranks
+/// cheapest. None when a prime factor exceeds `max_prime`, the largest prime codelet the plan
+/// accepts.
+pub fn pack_radices(n: usize, max_prime: usize, model: StockhamModel) -> Option<Vec<usize>> {
     let pow2_or_at_most = |cap: usize| move |r: usize| r <= cap || (r.is_power_of_two() && r <= MAX_COMPOSITE_RADIX);
     let mut candidates: Vec<Vec<usize>> = [16, 12, 10, 9, 8, 6, 4].iter().filter_map(|&cap| pack_radices_capped(n, max_prime, cap)).collect();
     candidates.extend(pack(n, max_prime, pow2_or_at_most(8)));
     candidates.extend(pack(n, max_prime, pow2_or_at_most(10)));
-    candidates.into_iter().min_by(|a, b| stockham_cost(n, a).total_cmp(&stockham_cost(n, b)))
+    let cost = |r: &Vec<usize>| model.cost(n, r);
+    candidates.into_iter().min_by(|a, b| cost(a).total_cmp(&cost(b)))
 }
 
-/// Cost of a length-`n` Stockham transform with `radices`, one thread per butterfly of the
-/// largest radix, in arbitrary units: each pass costs a thread its butterflies
-/// (ceil(n/radix / threads) of them, r log2 r + 4 r each, 3.5x that for the composite
-/// codelets 12, 14 and 15) plus 20 for the pass itself (barrier, indexing, twiddles); the
-/// sum, times threads^0.8 (more threads per row cost less than in proportion: a multiprocessor
-/// holds several rows). The constants are fitted, not derived.
-pub fn stockham_cost(n: usize, radices: &[usize]) -> f64 {
-    let threads = (n / radices.iter().copied().max().unwrap_or(1).max(1)).max(1);
-    let butterfly = |r: usize| {
-        let work = r as f64 * (r as f64).log2() + 4.0 * r as f64;
-        if matches!(r, 12 | 14 | 15) { 3.5 * work } else { work }
-    };
-    let per_thread: f64 = radices.iter().map(|&r| (n / r).div_ceil(threads) as f64 * butterfly(r) + 20.0).sum();
-    (threads as f64).powf(0.8) * per_thread
+/// A cost model of a length-n Stockham transform with given radices, one thread per butterfly
+/// of the largest radix, in arbitrary units: each pass costs a thread its butterflies
+/// (ceil(n/radix / threads) of them, r log2 r + 4 r each, times `composite_weight` for the
+/// composite codelets 12, 14 and 15) plus 20 for the pass itself (barrier, indexing,
+/// twiddles); the sum, times threads^`thread_exponent` (more threads per row cost less than in
+/// proportion: a multiprocessor holds several rows); and half again where fewer than
+/// `staged_below` threads leave the row to a staged copy through shared memory instead of
+/// passes that read and write global memory themselves (`FftTuning::direct_io`). The
+/// constants are fitted, not derived.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StockhamModel {
+    pub composite_weight: f64,
+    pub thread_exponent: f64,
+    pub staged_below: usize,
+}
+
+impl StockhamModel {
+    /// Contiguous rows (C2C, and the half-length cores of R2C and C2R). Fitted to `bench fft
+    /// --suite variants` over all 489 13-smooth lengths up to 4096 on an H200 (each timed with
+    /// the packings under 16, 8 and 4 beside the model's; docs/BENCHMARKS.md, sixth session).
+    /// The earlier fit (below) charged the composite codelets 3.5 times their work; with every
+    /// such length timed they cost what others do: 2744 as 14 x 14 x 14 ran 0.967 of copy
+    /// against 0.750 as 7 x 7 x 7 x 4 x 2, 3584 as 16 x 16 x 14 0.961 against 0.715.
+    pub const CONTIGUOUS_ROWS: StockhamModel =
+        StockhamModel { composite_weight: 1.0, thread_exponent: 0.7, staged_below: super::recipe::DIRECT_IO_MIN_THREADS as usize };
+    /// Strided passes, grids and Rader's convolutions: the third session's fit (86 timings of
+    /// contiguous rows, 2 to 4 packings each), kept where the new one was not measured. On the
+    /// strided 512-point passes of 512^2 the new one's 8 x 8 x 8 ran 0.94x of 16 x 16 x 2.
+    pub const STAGED: StockhamModel = StockhamModel { composite_weight: 3.5, thread_exponent: 0.8, staged_below: 0 };
+
+    pub fn cost(&self, n: usize, radices: &[usize]) -> f64 {
+        let threads = (n / radices.iter().copied().max().unwrap_or(1).max(1)).max(1);
+        let butterfly = |r: usize| {
+            let work = r as f64 * (r as f64).log2() + 4.0 * r as f64;
+            if matches!(r, 12 | 14 | 15) { self.composite_weight * work } else { work }
+        };
+        let per_thread: f64 = radices.iter().map(|&r| (n / r).div_ceil(threads) as f64 * butterfly(r) + 20.0).sum();
+        let staged = if threads < self.staged_below { 1.5 } else { 1.0 };
+        (threads as f64).powf(self.thread_exponent) * per_thread * staged
+    }
 }
 
 /// As [`pack_radices`], with any product of factors up to `cap` (at most 16).
@@ -138,20 +159,34 @@ mod tests {
     #[test]
     fn radices_multiply_back_and_respect_caps() {
         for n in 1..=4096 {
-            let Some(r) = pack_radices(n, 61) else {
+            let Some(r) = pack_radices(n, 61, StockhamModel::STAGED) else {
                 assert!(largest_prime_factor(n) > 61, "{n}");
                 continue;
             };
             assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
             assert!(r.iter().all(|&x| x <= 61 && (x <= MAX_COMPOSITE_RADIX || prime_factors(x).len() == 1)), "{n}: {r:?}");
         }
-        assert_eq!(pack_radices(4096, 61).unwrap(), vec![16, 16, 16]);
-        assert_eq!(pack_radices(2904, 61).unwrap(), vec![11, 11, 6, 4]);
-        assert_eq!(pack_radices(1000, 61).unwrap(), vec![10, 10, 10]);
+        assert_eq!(pack_radices(4096, 61, StockhamModel::STAGED).unwrap(), vec![16, 16, 16]);
+        assert_eq!(pack_radices(2904, 61, StockhamModel::STAGED).unwrap(), vec![11, 11, 6, 4]);
+        assert_eq!(pack_radices(1000, 61, StockhamModel::STAGED).unwrap(), vec![10, 10, 10]);
         assert_eq!(pack_radices_capped(2904, 61, 16).unwrap(), vec![12, 11, 11, 2]);
-        assert_eq!(pack_radices(1, 61).unwrap(), Vec::<usize>::new());
+        assert_eq!(pack_radices(1, 61, StockhamModel::STAGED).unwrap(), Vec::<usize>::new());
         assert_eq!(pack_radices_capped(4096, 61, 8).unwrap(), vec![8, 8, 8, 8]);
         assert_eq!(pack_radices_capped(2 * 3 * 53, 61, 4).unwrap(), vec![53, 3, 2]);
+    }
+
+    #[test]
+    fn contiguous_rows_take_composite_codelets_and_sixteen_threads() {
+        let rows = StockhamModel::CONTIGUOUS_ROWS;
+        // Composite codelets cost what others do (measured: 0.967 / 0.961 of copy against
+        // 0.750 / 0.715 for the packings the staged model picks).
+        assert_eq!(pack_radices(2744, 61, rows).unwrap(), vec![14, 14, 14]);
+        assert_eq!(pack_radices(2744, 61, StockhamModel::STAGED).unwrap(), vec![7, 7, 7, 4, 2]);
+        assert_eq!(pack_radices(3584, 61, rows).unwrap(), vec![16, 16, 14]);
+        // 16 threads per row, so that the passes read and write global memory themselves.
+        assert_eq!(pack_radices(64, 61, rows).unwrap(), vec![4, 4, 4]);
+        assert_eq!(pack_radices(64, 61, StockhamModel::STAGED).unwrap(), vec![16, 4]);
+        assert!(rows.cost(64, &[16, 4]) > rows.cost(64, &[4, 4, 4]));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! Designed by a heuristic from the problem and the device's limits; printable, comparable,
 //! and the only input of code generation.
 
-use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN};
 use super::strided::StridedIo;
 use crate::error::{Error, Result};
@@ -78,9 +78,10 @@ impl Core {
     /// codelet, else Rader or Bluestein (see the rules below); radices by [`pack_radices`]
     /// (Bluestein's power-of-two-leaning convolutions by products up to 16, which measured
     /// faster there), or composite radices packed up to `radix_cap` when one is given.
-    fn design(len: usize, radix_cap: Option<usize>) -> Core {
+    /// `model`: [`StockhamModel::CONTIGUOUS_ROWS`] for contiguous rows, STAGED for strided passes.
+    pub(crate) fn design(len: usize, radix_cap: Option<usize>, model: StockhamModel) -> Core {
         let stockham = match radix_cap {
-            None => pack_radices(len, MAX_PRIME_RADIX),
+            None => pack_radices(len, MAX_PRIME_RADIX, model),
             Some(cap) => pack_radices_capped(len, MAX_PRIME_RADIX, cap),
         };
         let conv_len = bluestein_len(len);
@@ -102,7 +103,7 @@ impl Core {
     pub fn rader(len: usize, radix_cap: Option<usize>) -> Option<Core> {
         let prime = largest_prime_factor(len);
         let radices = |n: usize, max_prime: usize| match radix_cap {
-            None => pack_radices(n, max_prime),
+            None => pack_radices(n, max_prime, StockhamModel::STAGED),
             Some(cap) => pack_radices_capped(n, max_prime, cap),
         };
         let inner = radices(prime - 1, RADER_MAX_CONVOLUTION_PRIME)?;
@@ -123,7 +124,7 @@ impl Core {
     /// A grid of `shape` (each axis longer than 1) by Stockham passes along every axis: None
     /// where an axis has a prime factor above MAX_PRIME_RADIX (no codelet).
     pub fn grid(shape: &[usize]) -> Option<Core> {
-        let radices = shape.iter().map(|&n| pack_radices(n, MAX_PRIME_RADIX)).collect::<Option<Vec<_>>>()?;
+        let radices = shape.iter().map(|&n| pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STAGED)).collect::<Option<Vec<_>>>()?;
         (shape.len() >= 2 && shape.iter().all(|&n| n > 1)).then(|| Core::Grid { shape: shape.to_vec(), radices })
     }
 
@@ -310,7 +311,11 @@ const BLUESTEIN_MAX_THREADS: u32 = 256;
 /// Threads per row from which the passes read and write global memory themselves: below, rows
 /// are short and the staged, unrolled copy through shared memory coalesces better (1.2x to
 /// 1.8x for N = 72 .. 184 with 8 to 12 threads per row).
-const DIRECT_IO_MIN_THREADS: u32 = 16;
+pub(crate) const DIRECT_IO_MIN_THREADS: u32 = 16;
+/// Stockham rows of more threads than this fill a block alone: against two rows per block, one
+/// row ran 71 lengths with 80 to 126 threads per row 1.03x faster as a geometric mean (up to
+/// 1.11x) on an H200, where rows of 60 to 79 threads gained nothing (sixth session's variants).
+const ONE_ROW_THREADS: u32 = 80;
 /// Keep blocks at or under this much shared memory unless one transform alone needs more, so
 /// that several blocks share a multiprocessor.
 const SHARED_BUDGET: u64 = 48 * 1024;
@@ -319,21 +324,21 @@ impl FftRecipe {
     /// Picks the algorithm and tuning for `problem` on a device with `limits`.
     pub fn design(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        Self::design_around(problem, Core::design(Self::core_len(&problem), None), limits)
+        Self::design_around(problem, Core::design(Self::core_len(&problem), None, StockhamModel::CONTIGUOUS_ROWS), limits)
     }
 
     /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`] points: the contiguous
     /// passes of multi-pass plans.
     pub(crate) fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate_up_to(MAX_ROW_LEN)?;
-        Self::design_around(problem, Core::design(Self::core_len(&problem), None), limits)
+        Self::design_around(problem, Core::design(Self::core_len(&problem), None, StockhamModel::CONTIGUOUS_ROWS), limits)
     }
 
     /// As [`FftRecipe::design`], with composite radices of at most `radix_cap` (2 to 16):
     /// smaller radices mean more passes but more threads per transform and fewer registers.
     pub fn design_with_radix_cap(problem: FftProblem, limits: DeviceLimits, radix_cap: usize) -> Result<Self> {
         problem.validate()?;
-        let core = Core::design(Self::core_len(&problem), Some(radix_cap.max(2)));
+        let core = Core::design(Self::core_len(&problem), Some(radix_cap.max(2)), StockhamModel::CONTIGUOUS_ROWS);
         Self::design_around(problem, core, limits)
     }
 
@@ -417,6 +422,9 @@ impl FftRecipe {
             transforms *= 2;
         }
         transforms = transforms.min((limits.max_threads / threads_per_transform).max(1));
+        if matches!(core, Core::Stockham { .. }) && threads_per_transform > ONE_ROW_THREADS {
+            transforms = 1;
+        }
         if rader {
             transforms = transforms.min((register_threads / threads_per_transform).max(1));
         }
@@ -747,6 +755,19 @@ mod tests {
         // Its radix-61 pass caps the threads: a block leaves every thread 255 registers.
         let r = FftRecipe::design_around(FftProblem::c2c(4087, 100), core, H200).unwrap();
         assert!(r.threads_per_block() <= 65536 / 255, "{}", r.describe());
+    }
+
+    #[test]
+    fn long_stockham_rows_fill_a_block_alone() {
+        // 1344 = 14 x 12 x 8: 96 threads per row, one row per block (two before the rule).
+        let r = FftRecipe::design(FftProblem::c2c(1344, 100), H200).unwrap();
+        assert_eq!((r.tuning.threads_per_transform, r.tuning.transforms_per_block), (96, 1));
+        // Rows of at most ONE_ROW_THREADS still share blocks.
+        let r = FftRecipe::design(FftProblem::c2c(588, 100), H200).unwrap();
+        assert!(r.tuning.threads_per_transform <= ONE_ROW_THREADS && r.tuning.transforms_per_block > 1);
+        // 64 as 4 x 4 x 4: 16 threads per row, whose passes read and write global memory.
+        let r = FftRecipe::design(FftProblem::c2c(64, 100), H200).unwrap();
+        assert!(r.tuning.direct_io && r.tuning.threads_per_transform == 16);
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //! twice the arithmetic of a packed real transform, which memory-bound passes do not feel.
 
 use super::problem::{FftKind, FftProblem, Precision};
-use super::recipe::{complex_bytes, DeviceLimits, FftRecipe};
+use super::factor::StockhamModel;
+use super::recipe::{complex_bytes, Core, DeviceLimits, FftRecipe};
 use crate::error::{Error, Result};
 use crate::kernel::cache::hash_parts;
 
@@ -274,7 +275,8 @@ impl FftRecipe {
     pub fn design_strided(len: usize, precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
         io.validate(len)?;
         let problem = FftProblem { batch: io.rows(), ..FftProblem::c2c(len, 1) }.precision(precision);
-        let mut r = FftRecipe::design(problem, limits)?;
+        problem.validate()?;
+        let mut r = FftRecipe::design_around(problem, Core::design(len, None, StockhamModel::STAGED), limits)?;
         let bytes = complex_bytes(precision);
         let wanted = (STRIDED_RUN_BYTES / bytes) as usize;
         let mut rows = wanted.min(io.fastest_count().next_power_of_two()).max(1) as u32;
