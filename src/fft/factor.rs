@@ -67,7 +67,7 @@ impl StockhamModel {
     /// Strided passes, grids and Rader's convolutions: the third session's fit (86 timings of
     /// contiguous rows, 2 to 4 packings each), kept where the new one was not measured. On the
     /// strided 512-point passes of 512^2 the new one's 8 x 8 x 8 ran 0.94x of 16 x 16 x 2.
-    pub const STAGED: StockhamModel = StockhamModel { composite_weight: 3.5, thread_exponent: 0.8, staged_below: 0 };
+    pub const STRIDED_GRID_RADER: StockhamModel = StockhamModel { composite_weight: 3.5, thread_exponent: 0.8, staged_below: 0 };
 
     pub fn cost(&self, n: usize, radices: &[usize]) -> f64 {
         let threads = (n / radices.iter().copied().max().unwrap_or(1).max(1)).max(1);
@@ -159,18 +159,18 @@ mod tests {
     #[test]
     fn radices_multiply_back_and_respect_caps() {
         for n in 1..=4096 {
-            let Some(r) = pack_radices(n, 61, StockhamModel::STAGED) else {
+            let Some(r) = pack_radices(n, 61, StockhamModel::STRIDED_GRID_RADER) else {
                 assert!(largest_prime_factor(n) > 61, "{n}");
                 continue;
             };
             assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
             assert!(r.iter().all(|&x| x <= 61 && (x <= MAX_COMPOSITE_RADIX || prime_factors(x).len() == 1)), "{n}: {r:?}");
         }
-        assert_eq!(pack_radices(4096, 61, StockhamModel::STAGED).unwrap(), vec![16, 16, 16]);
-        assert_eq!(pack_radices(2904, 61, StockhamModel::STAGED).unwrap(), vec![11, 11, 6, 4]);
-        assert_eq!(pack_radices(1000, 61, StockhamModel::STAGED).unwrap(), vec![10, 10, 10]);
+        assert_eq!(pack_radices(4096, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![16, 16, 16]);
+        assert_eq!(pack_radices(2904, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![11, 11, 6, 4]);
+        assert_eq!(pack_radices(1000, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![10, 10, 10]);
         assert_eq!(pack_radices_capped(2904, 61, 16).unwrap(), vec![12, 11, 11, 2]);
-        assert_eq!(pack_radices(1, 61, StockhamModel::STAGED).unwrap(), Vec::<usize>::new());
+        assert_eq!(pack_radices(1, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), Vec::<usize>::new());
         assert_eq!(pack_radices_capped(4096, 61, 8).unwrap(), vec![8, 8, 8, 8]);
         assert_eq!(pack_radices_capped(2 * 3 * 53, 61, 4).unwrap(), vec![53, 3, 2]);
     }
@@ -179,13 +179,13 @@ mod tests {
     fn contiguous_rows_take_composite_codelets_and_sixteen_threads() {
         let rows = StockhamModel::CONTIGUOUS_ROWS;
         // Composite codelets cost what others do (measured: 0.967 / 0.961 of copy against
-        // 0.750 / 0.715 for the packings the staged model picks).
+        // 0.750 / 0.715 for the packings the earlier model picks).
         assert_eq!(pack_radices(2744, 61, rows).unwrap(), vec![14, 14, 14]);
-        assert_eq!(pack_radices(2744, 61, StockhamModel::STAGED).unwrap(), vec![7, 7, 7, 4, 2]);
+        assert_eq!(pack_radices(2744, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![7, 7, 7, 4, 2]);
         assert_eq!(pack_radices(3584, 61, rows).unwrap(), vec![16, 16, 14]);
         // 16 threads per row, so that the passes read and write global memory themselves.
         assert_eq!(pack_radices(64, 61, rows).unwrap(), vec![4, 4, 4]);
-        assert_eq!(pack_radices(64, 61, StockhamModel::STAGED).unwrap(), vec![16, 4]);
+        assert_eq!(pack_radices(64, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![16, 4]);
         assert!(rows.cost(64, &[16, 4]) > rows.cost(64, &[4, 4, 4]));
     }
 

@@ -167,7 +167,7 @@ fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usiz
         if n == 1 {
             continue;
         }
-        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || points * n > longest || pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STAGED).is_none() {
+        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || points * n > longest || pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STRIDED_GRID_RADER).is_none() {
             break;
         }
         axes.push(a);

@@ -78,7 +78,8 @@ impl Core {
     /// codelet, else Rader or Bluestein (see the rules below); radices by [`pack_radices`]
     /// (Bluestein's power-of-two-leaning convolutions by products up to 16, which measured
     /// faster there), or composite radices packed up to `radix_cap` when one is given.
-    /// `model`: [`StockhamModel::CONTIGUOUS_ROWS`] for contiguous rows, STAGED for strided passes.
+    /// `model`: [`StockhamModel::CONTIGUOUS_ROWS`] for contiguous rows, STRIDED_GRID_RADER for
+    /// strided passes.
     pub(crate) fn design(len: usize, radix_cap: Option<usize>, model: StockhamModel) -> Core {
         let stockham = match radix_cap {
             None => pack_radices(len, MAX_PRIME_RADIX, model),
@@ -103,7 +104,7 @@ impl Core {
     pub fn rader(len: usize, radix_cap: Option<usize>) -> Option<Core> {
         let prime = largest_prime_factor(len);
         let radices = |n: usize, max_prime: usize| match radix_cap {
-            None => pack_radices(n, max_prime, StockhamModel::STAGED),
+            None => pack_radices(n, max_prime, StockhamModel::STRIDED_GRID_RADER),
             Some(cap) => pack_radices_capped(n, max_prime, cap),
         };
         let inner = radices(prime - 1, RADER_MAX_CONVOLUTION_PRIME)?;
@@ -124,7 +125,7 @@ impl Core {
     /// A grid of `shape` (each axis longer than 1) by Stockham passes along every axis: None
     /// where an axis has a prime factor above MAX_PRIME_RADIX (no codelet).
     pub fn grid(shape: &[usize]) -> Option<Core> {
-        let radices = shape.iter().map(|&n| pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STAGED)).collect::<Option<Vec<_>>>()?;
+        let radices = shape.iter().map(|&n| pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STRIDED_GRID_RADER)).collect::<Option<Vec<_>>>()?;
         (shape.len() >= 2 && shape.iter().all(|&n| n > 1)).then(|| Core::Grid { shape: shape.to_vec(), radices })
     }
 
