@@ -29,7 +29,7 @@ use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX
 use super::recipe::{DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
-use crate::fft::factor::{is_smooth, largest_prime_factor, pack_radices, StockhamModel};
+use crate::fft::factor::{is_smooth, largest_prime_factor};
 
 /// Which buffer a pass reads or writes. In place, Input and Output are the same buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,7 +167,7 @@ fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usiz
         if n == 1 {
             continue;
         }
-        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || points * n > longest || pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STRIDED_GRID_RADER).is_none() {
+        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || points * n > longest || !is_smooth(n, MAX_PRIME_RADIX) {
             break;
         }
         axes.push(a);
