@@ -5,6 +5,7 @@
 mod common;
 mod fft_support;
 
+use coalesce::fft::factor::{bluestein_len, largest_prime_factor};
 use coalesce::fft::{limits, Core, Direction, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_plans, poisoned};
@@ -104,6 +105,38 @@ fn rader_lengths_every_kind() {
         let problems = [67, 134, 1093, 2 * 1009].map(|n| rader(FftProblem::c2c(n, 2).precision(Precision::F64)));
         let plans = FftPlan::from_recipes(&device, problems.to_vec()).unwrap();
         check_plans::<f64>(&device, &plans, "rader f64");
+    }
+}
+
+/// Bluestein on the largest prime factor (forced, whatever the planner prefers): one to 61
+/// DFTs of a prime length per row, each by its own convolution, then the outer passes; every
+/// kind, both precisions, in place, and staged as well as direct reads.
+#[test]
+fn bluestein_on_a_factor_every_kind() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let on_factor = |p: FftProblem, direct_io: bool| {
+            let len = FftRecipe::core_len(&p);
+            let factor = largest_prime_factor(len);
+            let core = Core::bluestein(len, factor, bluestein_len(factor), 16).unwrap_or_else(|| panic!("no Bluestein core for {p:?}"));
+            let mut r = FftRecipe::design_around(p, core, lim).unwrap();
+            r.tuning.direct_io = direct_io;
+            r
+        };
+        // 2 x 83, 3 x 83, 4 x 773, 2 x 1031, 6 x 83 x ... and 61 DFTs of 67; 7 (prime, whole).
+        let lengths = [166, 249, 3092, 2062, 2 * 3 * 5 * 83, 61 * 67, 7 * 389, 89];
+        let mut recipes: Vec<FftRecipe> = lengths.iter().map(|&n| on_factor(FftProblem::c2c(n, 3), true)).collect();
+        recipes.extend([166, 3092].map(|n| on_factor(FftProblem::c2c(n, 2), false)));
+        recipes.push(on_factor(FftProblem::c2c(249, 2).in_place(), true));
+        for n in [2 * 166, 166, 2 * 249, 249] {
+            recipes.push(on_factor(FftProblem::r2c(n, 2), true));
+            recipes.push(on_factor(FftProblem::c2r(n, 2), true));
+        }
+        let plans = FftPlan::from_recipes(&device, recipes).unwrap();
+        check_plans::<f32>(&device, &plans, "bluestein on a factor f32");
+        let recipes = [166, 3 * 1009].map(|n| on_factor(FftProblem::c2c(n, 2).precision(Precision::F64), true));
+        let plans = FftPlan::from_recipes(&device, recipes.to_vec()).unwrap();
+        check_plans::<f64>(&device, &plans, "bluestein on a factor f64");
     }
 }
 

@@ -115,12 +115,14 @@ fn every_axis_subset_of_small_shapes() {
 #[test]
 fn strided_axes_of_every_algorithm() {
     for device in common::devices() {
-        // Stockham, Rader (67, 241), Bluestein (2039: 2038 = 2 x 1019), a prime codelet (61),
-        // long columns (1000, 4096), and few columns (inner 2, 3).
+        // Stockham, Rader (67, 241), Bluestein (2039: 2038 = 2 x 1019; on the factor 83 of 166
+        // and 249), a prime codelet (61), long columns (1000, 4096), and few columns (inner 2, 3).
         for (shape, axes) in [
             (vec![67, 3], vec![0]),
             (vec![241, 5], vec![0]),
             (vec![2039, 2], vec![0]),
+            (vec![166, 3], vec![0]),
+            (vec![2, 249, 3], vec![1]),
             (vec![61, 40], vec![0, 1]),
             (vec![2, 1000, 3], vec![1]),
             (vec![4096, 2], vec![0]),

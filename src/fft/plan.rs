@@ -191,21 +191,21 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
     let layout = TableLayout::of(recipe);
     let mut values: Vec<Complex<f64>> = Vec::with_capacity(layout.total.max(1));
     let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
-    if tabled {
+    if tabled && recipe.core.row_passes() {
         let period = TableLayout::twiddle_period(&recipe.core);
         values.extend(twiddles(period, period));
+    }
+    if let (true, Some(l)) = (tabled, recipe.core.convolution_len()) {
+        values.extend(twiddles(l, l));
     }
     if recipe.packing == RealPacking::HalfLength {
         values.extend(twiddles(recipe.problem.len, recipe.problem.len / 2 + 1));
     }
-    if let Core::Bluestein { len, conv_len, .. } = recipe.core {
-        values.extend(chirp(len));
-        values.extend(bluestein_filter_spectrum(len, conv_len));
+    if let Core::Bluestein { factor, conv_len, .. } = recipe.core {
+        values.extend(chirp(factor));
+        values.extend(bluestein_filter_spectrum(factor, conv_len));
     }
     if let Core::Rader { len, prime, .. } = recipe.core {
-        if tabled {
-            values.extend(twiddles(prime - 1, prime - 1));
-        }
         let (filter, indices) = rader_tables(len, prime);
         values.extend(filter);
         values.extend(indices);

@@ -22,9 +22,12 @@ pub const RADER_MAX_CONVOLUTION_PRIME: usize = 13;
 pub enum Core {
     /// Mixed-radix Stockham autosort: one pass per radix, natural order in and out.
     Stockham { len: usize, radices: Vec<usize> },
-    /// Bluestein: chirp, a length-`conv_len` convolution by two Stockham transforms (radices
-    /// of `conv_len`) with the filter's spectrum precomputed, chirp again.
-    Bluestein { len: usize, conv_len: usize, radices: Vec<usize> },
+    /// Bluestein: len = m x factor. The first Stockham pass (radix `factor`, m butterflies)
+    /// runs each length-factor DFT by Bluestein's algorithm: chirp, a length-`conv_len`
+    /// convolution by two Stockham transforms (radices of `conv_len`) with the filter's
+    /// spectrum precomputed, chirp again; the passes `outer` (radices of m) follow as usual.
+    /// With factor = len (no outer passes), the whole row is one Bluestein DFT.
+    Bluestein { len: usize, factor: usize, conv_len: usize, radices: Vec<usize>, outer: Vec<usize> },
     /// Rader: len = m x prime. The first Stockham pass (radix `prime`, m butterflies) runs
     /// each length-prime DFT as a cyclic convolution of length prime - 1 (the input permuted
     /// by powers of a primitive root), by two Stockham transforms with radices `inner`, in
@@ -86,14 +89,22 @@ impl Core {
             Some(cap) => pack_radices_capped(len, MAX_PRIME_RADIX, cap),
         };
         let conv_len = bluestein_len(len);
-        let bluestein = || Core::bluestein(len, conv_len, radix_cap.unwrap_or(MAX_COMPOSITE_RADIX)).expect("Bluestein lengths are 7-smooth");
+        let cap = radix_cap.unwrap_or(MAX_COMPOSITE_RADIX);
+        let whole = || Core::bluestein(len, len, conv_len, cap).expect("Bluestein lengths are 7-smooth");
+        // Bluestein on the largest prime factor only: its convolutions are about as long in
+        // all as the whole row's (2 len), but shorter ones take fewer passes and their tables
+        // are shorter.
+        let on_factor = || {
+            let p = largest_prime_factor(len);
+            (p < len).then(|| Core::bluestein(len, p, bluestein_len(p), cap)).flatten()
+        };
         match stockham {
             Some(radices) => Core::Stockham { len, radices },
             // Just below half a power of two, Bluestein's convolution is a power of two with
             // hardly any padding, and it ran faster than Rader on an H200 (N = 127 1.8x, 4093
             // 1.2x, 4087 and 2042 too; 4001, at 2.05x padding, ran 1.2x slower).
-            None if conv_len.is_power_of_two() && 100 * conv_len <= BLUESTEIN_SNUG_PERCENT * len => bluestein(),
-            None => Core::rader(len, radix_cap).unwrap_or_else(bluestein),
+            None if conv_len.is_power_of_two() && 100 * conv_len <= BLUESTEIN_SNUG_PERCENT * len => whole(),
+            None => Core::rader(len, radix_cap).or_else(on_factor).unwrap_or_else(whole),
         }
     }
 
@@ -112,14 +123,17 @@ impl Core {
         (inner.len() >= 2).then_some(Core::Rader { len, prime, inner, outer })
     }
 
-    /// Bluestein's algorithm for length `len` by a convolution of length `conv_len`: None when
-    /// `conv_len` is shorter than 2 len - 1 or has a prime factor above MAX_PRIME_RADIX.
-    pub fn bluestein(len: usize, conv_len: usize, radix_cap: usize) -> Option<Core> {
-        if conv_len + 1 < 2 * len {
+    /// Bluestein's algorithm for the DFTs of length `factor` (a factor of `len`; `len` itself
+    /// for one DFT over the whole row) by convolutions of length `conv_len`, composite radices
+    /// up to `radix_cap`: None when `factor` does not divide `len`, `conv_len` is shorter than
+    /// 2 factor - 1, or it or len / factor has a prime factor above MAX_PRIME_RADIX.
+    pub fn bluestein(len: usize, factor: usize, conv_len: usize, radix_cap: usize) -> Option<Core> {
+        if factor == 0 || len % factor != 0 || conv_len + 1 < 2 * factor {
             return None;
         }
         let radices = pack_radices_capped(conv_len, MAX_PRIME_RADIX, radix_cap)?;
-        Some(Core::Bluestein { len, conv_len, radices })
+        let outer = pack_radices_capped(len / factor, MAX_PRIME_RADIX, radix_cap)?;
+        Some(Core::Bluestein { len, factor, conv_len, radices, outer })
     }
 
     /// A grid of `shape` (each axis longer than 1) by Stockham passes along every axis: None
@@ -137,13 +151,32 @@ impl Core {
         }
     }
 
+    /// Length of the cyclic convolutions Rader's or Bluestein's DFTs run (p - 1, or
+    /// `conv_len`), whose passes have a twiddle table of their own.
+    pub fn convolution_len(&self) -> Option<usize> {
+        match self {
+            Core::Rader { prime, .. } => Some(prime - 1),
+            Core::Bluestein { conv_len, .. } => Some(*conv_len),
+            Core::Stockham { .. } | Core::Grid { .. } => None,
+        }
+    }
+
+    /// Whether Stockham passes run over the whole row (all but Rader's or Bluestein's DFT
+    /// over the whole row).
+    pub fn row_passes(&self) -> bool {
+        match self {
+            Core::Rader { outer, .. } | Core::Bluestein { outer, .. } => !outer.is_empty(),
+            Core::Stockham { .. } | Core::Grid { .. } => true,
+        }
+    }
+
     /// Complex values of shared memory one transform occupies: its row (Bluestein: the
-    /// convolution; Rader: and one slot per length-prime DFT for its `X[0]`).
+    /// convolutions; Rader: and one slot per length-prime DFT for its `X[0]`).
     pub fn region(&self) -> usize {
         match self {
             Core::Stockham { len, .. } => *len,
             Core::Grid { .. } => self.len(),
-            Core::Bluestein { conv_len, .. } => *conv_len,
+            Core::Bluestein { len, factor, conv_len, .. } => len / factor * conv_len,
             Core::Rader { len, prime, .. } => len + len / prime,
         }
     }
@@ -152,7 +185,18 @@ impl Core {
     pub fn stages(&self) -> Vec<Stage> {
         match self {
             Core::Stockham { len, radices } => vec![Stage::row(*len, radices)],
-            Core::Bluestein { conv_len, radices, .. } => vec![Stage::row(*conv_len, radices); 2],
+            // The m convolutions' lines interleave, value v of line u at u + m v: there the
+            // input's value u + m v, the DFT's v-th, is loaded (at its own index, coalesced),
+            // and a warp's accesses fall on consecutive values (see Stage::butterfly).
+            Core::Bluestein { len, factor, conv_len, radices, outer } => {
+                let lines = len / factor;
+                let convolution = Stage { subrows: lines, step: lines, ..Stage::row(*conv_len, radices) };
+                let mut stages = vec![convolution.clone(), convolution];
+                if !outer.is_empty() {
+                    stages.push(Stage { ns0: *factor, ..Stage::row(*len, outer) });
+                }
+                stages
+            }
             Core::Rader { len, prime, inner, outer } => {
                 let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime, step: 1 };
                 let rest = Stage { ns0: *prime, ..Stage::row(*len, outer) };
@@ -186,14 +230,16 @@ impl Core {
     }
 
     /// The algorithm and radices as they appear in a kernel's name: `r16x16`,
-    /// `bluestein8192_r16x16x16x2`, `rader4001_r10x10x10x4` (one DFT of 4001 points per row),
+    /// `bluestein8192_r16x16x16x2`, `bluestein2100_r15x14x10_o2` (two DFTs of 1031 points by
+    /// convolutions of 2100, then a radix-2 pass), `rader4001_r10x10x10x4` (one DFT of 4001 points per row),
     /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass), `grid64x64_r16x4_r16x4`
     /// (a 64 x 64 grid, radices per axis).
     fn label(&self) -> String {
         let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x") };
         match self {
             Core::Stockham { radices, .. } => format!("r{}", join(radices)),
-            Core::Bluestein { conv_len, radices, .. } => format!("bluestein{conv_len}_r{}", join(radices)),
+            Core::Bluestein { conv_len, radices, outer, .. } if outer.is_empty() => format!("bluestein{conv_len}_r{}", join(radices)),
+            Core::Bluestein { conv_len, radices, outer, .. } => format!("bluestein{conv_len}_r{}_o{}", join(radices), join(outer)),
             Core::Rader { prime, inner, outer, .. } if outer.is_empty() => format!("rader{prime}_r{}", join(inner)),
             Core::Rader { prime, inner, outer, .. } => format!("rader{prime}_r{}_o{}", join(inner), join(outer)),
             Core::Grid { shape, radices } => {
@@ -325,22 +371,38 @@ impl FftRecipe {
     /// Picks the algorithm and tuning for `problem` on a device with `limits`.
     pub fn design(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        Self::design_around(problem, Core::design(Self::core_len(&problem), None, StockhamModel::CONTIGUOUS_ROWS), limits)
+        Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
     /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`] points: the contiguous
     /// passes of multi-pass plans.
     pub(crate) fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate_up_to(MAX_ROW_LEN)?;
-        Self::design_around(problem, Core::design(Self::core_len(&problem), None, StockhamModel::CONTIGUOUS_ROWS), limits)
+        Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
     /// As [`FftRecipe::design`], with composite radices of at most `radix_cap` (2 to 16):
     /// smaller radices mean more passes but more threads per transform and fewer registers.
     pub fn design_with_radix_cap(problem: FftProblem, limits: DeviceLimits, radix_cap: usize) -> Result<Self> {
         problem.validate()?;
-        let core = Core::design(Self::core_len(&problem), Some(radix_cap.max(2)), StockhamModel::CONTIGUOUS_ROWS);
-        Self::design_around(problem, core, limits)
+        Self::design_core(problem, Some(radix_cap.max(2)), StockhamModel::CONTIGUOUS_ROWS, limits)
+    }
+
+    /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; where that
+    /// is Bluestein on a factor, Bluestein over the whole row instead if it issues less work
+    /// ([`FftRecipe::issued_work`]). Between the two, the one with less work was the faster
+    /// at 40 of 54 sampled lengths on an H200 (seventh session's variants), and picking by it
+    /// came within 2% of the faster of the two (geometric mean), where always on the factor
+    /// came within 7%, always whole 11%.
+    pub(crate) fn design_core(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, limits: DeviceLimits) -> Result<Self> {
+        let len = Self::core_len(&problem);
+        let recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
+        let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
+        let whole = Core::bluestein(len, len, bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
+        match whole.map(|core| Self::design_around(problem, core, limits)) {
+            Some(Ok(w)) if factor < len && w.issued_work() < recipe.issued_work() => Ok(w),
+            _ => Ok(recipe),
+        }
     }
 
     /// Several trailing axes of a row-major complex array in one launch: each of `batch` rows
@@ -386,7 +448,13 @@ impl FftRecipe {
         let bluestein = matches!(core, Core::Bluestein { .. });
         let rader = matches!(core, Core::Rader { .. });
         let grid = matches!(core, Core::Grid { .. });
-        let widest = core.stages().iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
+        // Bluestein on a factor: threads for its convolutions, the longest work; its outer
+        // passes (radices of the few DFTs, m/2 to m butterflies per DFT of the row) take turns.
+        let stages = match core {
+            Core::Bluestein { .. } => core.stages()[..1].to_vec(),
+            _ => core.stages(),
+        };
+        let widest = stages.iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
         let one_butterfly_each = (widest as u32).min(limits.max_threads);
         let mut threads_per_transform = one_butterfly_each;
         if bluestein && core.region().is_power_of_two() {
@@ -515,6 +583,16 @@ impl FftRecipe {
             )));
         }
         Ok(())
+    }
+
+    /// Thread slots a row's core issues: for each pass, the rounds its butterflies take over
+    /// the row's threads (the last round partly idle) x radix x threads. A model of the
+    /// core's time that counts idle threads in uneven passes (see `design_core`).
+    pub fn issued_work(&self) -> usize {
+        let t = self.tuning.threads_per_transform as usize;
+        let stages = self.core.stages();
+        let pass = |s: &Stage, r: usize| (s.subrows * s.len / r).div_ceil(t) * r * t;
+        stages.iter().map(|s| s.radices.iter().map(|&r| pass(s, r)).sum::<usize>()).sum()
     }
 
     pub fn threads_per_block(&self) -> u32 {
@@ -737,6 +815,21 @@ mod tests {
         assert!(matches!(core_of(127), Core::Bluestein { conv_len: 256, .. }));
         // Primes up to MAX_PRIME_RADIX have codelets.
         assert!(matches!(core_of(61), Core::Stockham { .. }));
+    }
+
+    #[test]
+    fn bluestein_runs_on_the_largest_prime_factor_only() {
+        // 3092 = 4 x 773 (772 = 4 x 193): four DFTs of 773 by convolutions of 1568, then a
+        // radix-4 pass; threads for the convolutions (4 x 1568 / 14), not the outer pass (773).
+        let r = FftRecipe::design(FftProblem::c2c(3092, 100), H200).unwrap();
+        assert_eq!(r.core, Core::Bluestein { len: 3092, factor: 773, conv_len: 1568, radices: vec![14, 14, 8], outer: vec![4] });
+        assert_eq!(r.tuning.threads_per_transform, 448);
+        assert_eq!(r.core.region(), 4 * 1568);
+        let stages = r.core.stages();
+        assert_eq!((stages[0].subrows, stages[0].step, stages[2].ns0, stages[2].len), (4, 4, 773, 3092));
+        // A prime, and a snug power-of-two convolution (2042 = 2 x 1021), stay whole.
+        assert!(matches!(core_of(2039), Core::Bluestein { factor: 2039, ref outer, .. } if outer.is_empty()));
+        assert!(matches!(core_of(2042), Core::Bluestein { factor: 2042, conv_len: 4096, .. }));
     }
 
     #[test]

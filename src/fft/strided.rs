@@ -14,7 +14,7 @@
 
 use super::problem::{FftKind, FftProblem, Precision};
 use super::factor::StockhamModel;
-use super::recipe::{complex_bytes, Core, DeviceLimits, FftRecipe};
+use super::recipe::{complex_bytes, DeviceLimits, FftRecipe};
 use crate::error::{Error, Result};
 use crate::kernel::cache::hash_parts;
 
@@ -276,7 +276,7 @@ impl FftRecipe {
         io.validate(len)?;
         let problem = FftProblem { batch: io.rows(), ..FftProblem::c2c(len, 1) }.precision(precision);
         problem.validate()?;
-        let mut r = FftRecipe::design_around(problem, Core::design(len, None, StockhamModel::STRIDED_GRID_RADER), limits)?;
+        let mut r = FftRecipe::design_core(problem, None, StockhamModel::STRIDED_GRID_RADER, limits)?;
         let bytes = complex_bytes(precision);
         let wanted = (STRIDED_RUN_BYTES / bytes) as usize;
         let mut rows = wanted.min(io.fastest_count().next_power_of_two()).max(1) as u32;

@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, is_smooth, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, is_smooth, largest_prime_factor, MAX_COMPOSITE_RADIX};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 impl FftRecipe {
@@ -20,12 +20,16 @@ impl FftRecipe {
                 offer(format!("radix<={cap}"), r);
             }
         }
-        if let Core::Bluestein { len, conv_len, .. } = self.core {
-            let pow2 = (2 * len - 1).next_power_of_two();
-            let smallest = (2 * len - 1..).find(|&m| is_smooth(m, 7)).unwrap_or(pow2);
-            for (what, m) in [("convolution 2^k", pow2), ("shortest convolution", smallest)] {
-                if m != conv_len {
-                    if let Some(r) = Core::bluestein(len, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
+        if let Core::Bluestein { len, factor, conv_len, .. } = self.core {
+            let pow2 = (2 * factor - 1).next_power_of_two();
+            let smallest = (2 * factor - 1..).find(|&m| is_smooth(m, 7)).unwrap_or(pow2);
+            // On the largest prime factor, or over the whole row.
+            let p = largest_prime_factor(len);
+            let other = if factor == len { (p, bluestein_len(p)) } else { (len, bluestein_len(len)) };
+            let what = if factor == len { "bluestein on factor" } else { "bluestein whole" };
+            for (what, (f, m)) in [("convolution 2^k", (factor, pow2)), ("shortest convolution", (factor, smallest)), (what, other)] {
+                if (f, m) != (factor, conv_len) {
+                    if let Some(r) = Core::bluestein(len, f, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
                         offer(what.into(), r);
                     }
                 }
@@ -34,7 +38,7 @@ impl FftRecipe {
         // Rader and Bluestein, where both apply.
         let len = self.core.len();
         let other = match self.core {
-            Core::Rader { .. } => Core::bluestein(len, bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
+            Core::Rader { .. } => Core::bluestein(len, len, bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
             Core::Bluestein { .. } => Core::rader(len, None).map(|c| ("rader", c)),
             Core::Stockham { .. } | Core::Grid { .. } => None,
         };

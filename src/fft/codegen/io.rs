@@ -64,7 +64,13 @@ impl KernelWriter<'_> {
             }
         }
         match self.r.core {
-            Core::Bluestein { .. } => self.w.line(format!("return cmul(v, (tables + j)[{}u + c]);   /* times the chirp */", self.tables.chirp)),
+            Core::Bluestein { len, factor, .. } if factor == len => {
+                self.w.line(format!("return cmul(v, (tables + j)[{}u + c]);   /* times the chirp */", self.tables.chirp))
+            }
+            Core::Bluestein { len, factor, .. } => {
+                let lines = len / factor;
+                self.w.line(format!("return cmul(v, tables[{}u + i / {lines}u]);   /* times the chirp: i is value i / {lines} of DFT i % {lines} */", self.tables.chirp))
+            }
             Core::Stockham { .. } | Core::Rader { .. } | Core::Grid { .. } => self.w.line("return v;"),
         };
         self.w.close();

@@ -31,16 +31,19 @@ use crate::kernel::{KernelSource, SourceWriter};
 /// Offsets of the tables inside the plan's one table buffer, in complex values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableLayout {
-    /// e^{-2 pi i k/S} for the core's Stockham passes, S = [`TableLayout::twiddle_period`].
+    /// e^{-2 pi i k/S} for the core's Stockham passes over the whole row, S =
+    /// [`TableLayout::twiddle_period`] (none where Rader or Bluestein is all the row has).
     pub core_twiddles: usize,
+    /// Rader and Bluestein: e^{-2 pi i k/L} for the passes of their convolutions, L =
+    /// [`Core::convolution_len`].
+    pub inner_twiddles: usize,
     /// e^{-2 pi i k/N}, k = 0..=N/2, for separating a half-length real transform.
     pub real_twiddles: usize,
-    /// Bluestein's chirp, then its filter's spectrum.
+    /// Bluestein's chirp (for DFTs of its factor's length), then its filter's spectrum.
     pub chirp: usize,
     pub filter: usize,
-    /// Rader: e^{-2 pi i k/(p-1)} for the convolution's passes, the spectrum of its filter,
-    /// and per k < p-1 the permutations (m g^k, g^-k mod p) as the real and imaginary parts.
-    pub rader_twiddles: usize,
+    /// Rader: the spectrum of its filter, and per k < p-1 the permutations (m g^k, g^-k mod
+    /// p) as the real and imaginary parts.
     pub rader_filter: usize,
     pub rader_indices: usize,
     /// Four-step twiddles e^{-2 pi i m/N}: by the low bits of m, then by the high bits.
@@ -63,15 +66,17 @@ impl TableLayout {
             start
         };
         let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
-        let core_twiddles = take(if tabled { Self::twiddle_period(&recipe.core) } else { 0 });
+        let core = &recipe.core;
+        let core_twiddles = take(if tabled && core.row_passes() { Self::twiddle_period(core) } else { 0 });
+        let inner_twiddles = take(if tabled { core.convolution_len().unwrap_or(0) } else { 0 });
         let real_twiddles = take(if recipe.packing == RealPacking::HalfLength { recipe.problem.len / 2 + 1 } else { 0 });
-        let (chirp, filter) = match &recipe.core {
-            Core::Bluestein { len, conv_len, .. } => (take(*len), take(*conv_len)),
+        let (chirp, filter) = match core {
+            Core::Bluestein { factor, conv_len, .. } => (take(*factor), take(*conv_len)),
             _ => (take(0), take(0)),
         };
-        let (rader_twiddles, rader_filter, rader_indices) = match &recipe.core {
-            Core::Rader { prime, .. } => (take(if tabled { prime - 1 } else { 0 }), take(prime - 1), take(prime - 1)),
-            _ => (take(0), take(0), take(0)),
+        let (rader_filter, rader_indices) = match core {
+            Core::Rader { prime, .. } => (take(prime - 1), take(prime - 1)),
+            _ => (take(0), take(0)),
         };
         let (low, high) = recipe.io.as_ref().and_then(|io| io.twiddle).map_or((0, 0), |t| step_table_lens(t.len));
         let (step_low, step_high) = (take(low), take(high));
@@ -81,10 +86,10 @@ impl TableLayout {
         let pass_filter = take(recipe.io.as_ref().and_then(|io| io.filter_step()).map_or(0, |c| c.conv_len));
         TableLayout {
             core_twiddles,
+            inner_twiddles,
             real_twiddles,
             chirp,
             filter,
-            rader_twiddles,
             rader_filter,
             rader_indices,
             step_low,
@@ -96,22 +101,21 @@ impl TableLayout {
         }
     }
 
-    /// Length whose roots of unity `core_twiddles` holds: that of the core's row (Bluestein:
-    /// of its convolution; a grid: the least common multiple of its axes, which every axis's
-    /// passes read at their own spacing).
+    /// Length whose roots of unity `core_twiddles` holds: that of the core's row (a grid: the
+    /// least common multiple of its axes, which every axis's passes read at their own spacing).
     pub fn twiddle_period(core: &Core) -> usize {
         match core {
-            Core::Rader { len, .. } => *len,
             Core::Grid { shape, .. } => shape.iter().fold(1, |l, &n| l / gcd(l, n) * n),
-            _ => core.region(),
+            _ => core.len(),
         }
     }
 
     /// Offset and period of the twiddles for the passes of `stage` (the period a multiple
-    /// of its length).
+    /// of its length). Stages as long as the convolution read its table (a row of that length
+    /// would want the same roots).
     fn twiddles_of(&self, core: &Core, stage: &Stage) -> (usize, usize) {
-        match core {
-            Core::Rader { prime, .. } if stage.len == prime - 1 => (self.rader_twiddles, prime - 1),
+        match core.convolution_len() {
+            Some(l) if stage.len == l => (self.inner_twiddles, l),
             _ => (self.core_twiddles, Self::twiddle_period(core)),
         }
     }

@@ -34,8 +34,9 @@ enum Finish {
     /// the next forward transform computes the inverse one.
     FilterConj { filter: usize },
     /// Bluestein, after the second: conjugate back, times the chirp; only the first `len`
-    /// values are the result.
-    Chirp { len: usize, chirp: usize },
+    /// values of each line are the result. With several `lines` (DFTs), value k of line u
+    /// goes to slot len u + k of the row, where a Stockham pass of radix len would write it.
+    Chirp { len: usize, chirp: usize, lines: usize },
     /// Rader, after the first transform: as FilterConj, and X[0] = x[0] + (sum of the rest),
     /// which is value 0 of the transform, kept in the row's spare slot `len + u`.
     RaderFilter { filter: usize, len: usize },
@@ -49,16 +50,29 @@ impl KernelWriter<'_> {
         let stages = self.r.core.stages();
         match self.r.core.clone() {
             Core::Stockham { .. } => self.stockham(&stages[0], source, sink, Finish::None),
-            Core::Bluestein { len, conv_len, .. } => {
+            Core::Bluestein { len, factor, conv_len, .. } => {
                 let (chirp, filter) = (self.tables.chirp, self.tables.filter);
+                let lines = len / factor;
+                if lines > 1 {
+                    self.w.comment(&[
+                        &format!("Bluestein on the factor {factor}: the first pass is {lines} DFTs of {factor} points, DFT u over x[u + {lines} n],"),
+                        &format!("each by Bluestein's algorithm over its line of {conv_len} values (value n at u + {lines} n: the lines interleave)."),
+                    ]);
+                }
                 self.w.comment(&[
-                    &format!("Bluestein: X[k] = c[k] * sum_j (x[j] c[j]) conj(c[k-j]), c[j] = e^{{-pi i j^2/{len}}}: a cyclic"),
+                    &format!("Bluestein: X[k] = c[k] * sum_j (x[j] c[j]) conj(c[k-j]), c[j] = e^{{-pi i j^2/{factor}}}: a cyclic"),
                     &format!("convolution of length {conv_len}, by a forward transform, the filter's spectrum, and an inverse one."),
                     "The input's chirp is applied as it is read (read_input); the filter and the output's chirp as the",
                     "transforms' last passes write.",
                 ]);
                 self.stockham(&stages[0], source, Sink::Shared, Finish::FilterConj { filter });
-                self.stockham(&stages[1], Source::Shared, sink, Finish::Chirp { len, chirp });
+                let finish = Finish::Chirp { len: factor, chirp, lines };
+                if lines == 1 {
+                    self.stockham(&stages[1], Source::Shared, sink, finish);
+                } else {
+                    self.stockham(&stages[1], Source::Shared, Sink::Shared, finish);
+                    self.stockham(&stages[2], Source::Shared, sink, Finish::None);
+                }
             }
             Core::Rader { len, prime, .. } => {
                 let (indices, filter) = (self.tables.rader_indices, self.tables.rader_filter);
@@ -101,7 +115,7 @@ impl KernelWriter<'_> {
         // Input values from `zero_from` on are known zeros (Bluestein's padding, when read
         // from global memory); output values from `live` on are not wanted.
         let zero_from = match self.r.core {
-            Core::Bluestein { len: n, .. } if source == Source::Global => n,
+            Core::Bluestein { factor, .. } if source == Source::Global => factor,
             _ => len,
         };
         let live = match finish {
@@ -217,6 +231,8 @@ impl KernelWriter<'_> {
                         self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
                     } else if let (true, Finish::RaderScatter { indices, .. }) = (last, finish) {
                         self.w.line(format!("SH(s, {slot} + (u32)(tables + o)[{}u].y) = {value};", indices + i * ns));
+                    } else if let (true, Finish::Chirp { len, lines: 2.., .. }) = (last, finish) {
+                        self.w.line(format!("SH(s, at * {len}u + {at}) = {value};   /* value {at} of DFT `at` */"));
                     } else {
                         self.w.line(format!("SH(s, {}) = {value};", Self::value_index(stage, &at)));
                     }
