@@ -64,16 +64,25 @@ impl KernelWriter<'_> {
             }
         }
         match self.r.core {
+            // Over the whole row, the table read at pointer j plus the literal c (see above).
             Core::Bluestein { len, factor, .. } if factor == len => {
                 self.w.line(format!("return cmul(v, (tables + j)[{}u + c]);   /* times the chirp */", self.tables.chirp))
             }
-            Core::Bluestein { len, factor, .. } => {
-                let lines = len / factor;
-                self.w.line(format!("return cmul(v, tables[{}u + i / {lines}u]);   /* times the chirp: i is value i / {lines} of DFT i % {lines} */", self.tables.chirp))
-            }
+            Core::Bluestein { len, factor, .. } => self.return_chirped("i", len / factor),
             Core::Stockham { .. } | Core::Rader { .. } | Core::Grid { .. } => self.w.line("return v;"),
         };
         self.w.close();
+    }
+
+    /// `return v` times Bluestein's chirp for the core's input value `i` (an expression): with
+    /// `lines` DFTs on a factor, value i / lines of DFT i % lines. For read_input here and
+    /// strided passes' read_value.
+    pub(super) fn return_chirped(&mut self, i: &str, lines: usize) -> &mut crate::kernel::SourceWriter {
+        let chirp = self.tables.chirp;
+        match lines {
+            1 => self.w.line(format!("return cmul(v, tables[{chirp}u + {i}]);   /* times the chirp */")),
+            m => self.w.line(format!("return cmul(v, tables[{chirp}u + {i} / {m}u]);   /* times the chirp: {i} is value {i} / {m} of DFT {i} % {m} */")),
+        }
     }
 
     /// Whether the kernel writes its results element by element (`write_output`); R2C of even

@@ -200,10 +200,7 @@ impl KernelWriter<'_> {
         };
         self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
         match self.r.core {
-            Core::Bluestein { len, factor, .. } => {
-                let lines = len / factor;
-                self.w.line(format!("return cmul(v, tables[{}u + i / {lines}u]);   /* times the chirp: i is value i / {lines} of DFT i % {lines} */", self.tables.chirp))
-            }
+            Core::Bluestein { len, factor, .. } => self.return_chirped("i", len / factor),
             _ if io.input_chirp.is_some() => self.w.line("return cmul(v, bluestein_chirp(tables, g));   /* Bluestein: times the chirp */"),
             _ => self.w.line("return v;"),
         };
