@@ -94,6 +94,14 @@ fn unknown_device_and_suite_are_clear_errors() {
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("unknown benchmark suite 'nosuch'") && err.contains("copy, reduce, transfer"), "{err}");
+
+    // --variants belongs to the variants suite, and names variants that exist.
+    let o = coalesce(&["bench", "fft", "--variants", "ping-pong", "--quick"]).output().unwrap();
+    let (_, err) = text(&o);
+    assert!(!o.status.success() && err.contains("add --suite variants"), "{err}");
+    let d = &common::devices()[0];
+    let (ok, _, err) = run_on(&d.id(), &["bench", "fft", "--suite", "variants", "--sizes", "937", "--variants", "pingpang", "--quick"]);
+    assert!(!ok && err.contains("no variant named 'pingpang'") && err.contains("threads x2"), "{err}");
 }
 
 #[test]

@@ -140,6 +140,42 @@ fn bluestein_on_a_factor_every_kind() {
     }
 }
 
+/// Ping-pong passes (two shared buffers, each pass reading one and writing the other) for
+/// every core and both io paths: Stockham staged, direct and in place; Rader with one and
+/// several DFTs per row (its x[0] and X[0] slots in the buffers they were written to);
+/// Bluestein whole and on a factor; real packings; f64.
+#[test]
+fn ping_pong_passes_every_core() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let ping_pong = |p: FftProblem, direct_io: Option<bool>| {
+            let mut r = FftRecipe::design(p, lim).unwrap();
+            r.tuning.ping_pong = true;
+            if let Some(direct) = direct_io {
+                r.tuning.direct_io = direct;
+            }
+            r
+        };
+        let rader = |p: FftProblem| {
+            let core = Core::rader(FftRecipe::core_len(&p), None).unwrap();
+            let mut r = FftRecipe::design_around(p, core, lim).unwrap();
+            r.tuning.ping_pong = true;
+            r
+        };
+        let mut recipes: Vec<FftRecipe> = [2, 7, 64, 360, 1000, 4096].map(|n| ping_pong(FftProblem::c2c(n, 3), Some(false))).to_vec();
+        recipes.extend([64, 360, 4096, 2039, 3092].map(|n| ping_pong(FftProblem::c2c(n, 3), None)));
+        recipes.extend([FftProblem::c2c(360, 2).in_place(), FftProblem::r2c(1000, 2), FftProblem::c2r(1000, 2), FftProblem::r2c(97, 2)].map(|p| ping_pong(p, None)));
+        // Three-pass (odd) and two-pass convolutions, one DFT and several per row.
+        recipes.extend([FftProblem::c2c(937, 2), FftProblem::c2c(67, 3), FftProblem::c2c(134, 3), FftProblem::c2c(5 * 71, 2), FftProblem::r2c(134, 2), FftProblem::c2r(4094, 2)].map(rader));
+        assert!(recipes.iter().any(|r| r.uses_rader() && r.core.stages()[0].radices.len() == 3));
+        let plans = FftPlan::from_recipes(&device, recipes).unwrap();
+        check_plans::<f32>(&device, &plans, "ping-pong f32");
+        let recipes = [ping_pong(FftProblem::c2c(2048, 2).precision(Precision::F64), None), rader(FftProblem::c2c(134, 2).precision(Precision::F64))];
+        let plans = FftPlan::from_recipes(&device, recipes.to_vec()).unwrap();
+        check_plans::<f64>(&device, &plans, "ping-pong f64");
+    }
+}
+
 /// The recipes the variants benchmark times (one tuning choice away from the heuristic's) are
 /// correct too: an autotuner may pick any of them.
 #[test]

@@ -35,7 +35,17 @@ fn check<T: Real>(device: &Device, problem: FftNdProblem)
 where
     Complex<T>: Random + Element,
 {
-    let Some(plan) = plan_unless_too_big(device, &problem) else { return };
+    if let Some(plan) = plan_unless_too_big(device, &problem) {
+        check_plan::<T>(device, &plan);
+    }
+}
+
+/// As [`check`], for a plan built from a recipe of its problem.
+fn check_plan<T: Real>(device: &Device, plan: &FftNdPlan)
+where
+    Complex<T>: Random + Element,
+{
+    let problem = plan.problem().clone();
     let len = problem.len();
     for (seed, direction) in [(1u64, Direction::Forward), (2, Direction::Inverse)] {
         let x: Vec<Complex<T>> = random_vec(len, seed);
@@ -129,6 +139,23 @@ fn strided_axes_of_every_algorithm() {
             (vec![5, 64, 33], vec![1, 2]),
         ] {
             check::<f32>(&device, FftNdProblem::c2c(&shape, &axes));
+        }
+    }
+}
+
+/// Strided passes with ping-pong buffers (the planner runs them in place): rows interleaved
+/// in both buffers, Stockham, Rader and Bluestein.
+#[test]
+fn strided_passes_ping_pong() {
+    for device in common::devices() {
+        for (shape, axes) in [(vec![67, 3], vec![0]), (vec![241, 5], vec![0]), (vec![166, 3], vec![0]), (vec![2, 1000, 3], vec![1]), (vec![64, 3], vec![0])] {
+            let problem = FftNdProblem::c2c(&shape, &axes);
+            let mut recipe = coalesce::fft::FftNdRecipe::design(problem, coalesce::fft::limits(&device)).unwrap();
+            assert!(recipe.passes.iter().any(|p| p.recipe.io.is_some()), "{shape:?}: a strided pass");
+            for pass in &mut recipe.passes {
+                pass.recipe.tuning.ping_pong = true;
+            }
+            check_plan::<f32>(&device, &FftNdPlan::from_recipe(&device, recipe).unwrap());
         }
     }
 }

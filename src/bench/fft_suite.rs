@@ -88,6 +88,8 @@ pub struct FftBenchOptions {
     pub suites: Vec<FftSuite>,
     /// Restrict every suite to lengths in these ranges (empty: no restriction).
     pub sizes: Vec<std::ops::RangeInclusive<usize>>,
+    /// The variants suite times only variants of these names (empty: all).
+    pub variants: Vec<String>,
 }
 
 /// Timing of each size in a sweep: DESIGN's minimum (5 repetitions of 10 launches), as
@@ -118,7 +120,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
             FftSuite::Plan => tables.push(plan_times(device)?),
             FftSuite::Variants => {
                 let sizes = if opts.sizes.is_empty() { super::fft_variants::DEFAULT_SIZES.to_vec() } else { (1..=4096).filter(keep).collect() };
-                tables.push(super::fft_variants::run(device, cfg, &sizes)?);
+                tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants)?);
             }
             FftSuite::Large1d => tables.push(super::fft_nd_suite::run(device, cfg, "large 1D", super::fft_nd_suite::large_1d(cfg.quick))?),
             FftSuite::TwoD => tables.push(super::fft_nd_suite::run(device, cfg, "2D", super::fft_nd_suite::two_d(cfg.quick))?),

@@ -24,18 +24,31 @@ type SizeTimings = (Vec<(String, f64, f64)>, Option<f64>);
 
 const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 
-pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize]) -> Result<Table> {
+/// Times the variants of each size's pick, only those named in `only` where it names any
+/// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`).
+pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String]) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
-    let mut buffers = Buffers::<f32>::new(device, budget)?;
-    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let lim = limits(device);
     // Every size's pick and variants, compiled together.
     let mut recipes: Vec<(usize, String, FftRecipe)> = Vec::new();
+    let squeeze = |name: &str| name.replace(' ', "");
+    let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let pick = FftRecipe::design(FftProblem::c2c(n, (budget / (complex_bytes(Precision::F32) as usize * n)).max(1)), lim)?;
-        recipes.extend(pick.variants(lim).into_iter().map(|(what, r)| (n, what, r)));
+        for (what, r) in pick.variants(lim) {
+            offered.insert(what.clone());
+            if only.is_empty() || only.iter().any(|o| squeeze(o) == squeeze(&what)) {
+                recipes.push((n, what, r));
+            }
+        }
         recipes.push((n, "heuristic".into(), pick));
     }
+    if let Some(unknown) = only.iter().find(|o| !offered.iter().any(|w| squeeze(w) == squeeze(o))) {
+        let known: Vec<&str> = offered.iter().map(String::as_str).collect();
+        return Err(crate::error::Error::invalid(format!("--variants: no variant named '{unknown}' for these sizes; they have: {}", known.join(", "))));
+    }
+    let mut buffers = Buffers::<f32>::new(device, budget)?;
+    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let pb = progress(cfg, recipes.len(), "variants");
     pb.set_message("compiling");
     let plans = FftPlan::from_recipes(device, recipes.iter().map(|r| r.2.clone()).collect())?;

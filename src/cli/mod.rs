@@ -66,6 +66,11 @@ enum Command {
         /// e.g. 2..1024 or 35,2904,4000..4096.
         #[arg(long, value_name = "LIST")]
         sizes: Option<String>,
+        /// The variants suite times only these variants beside the heuristic's pick,
+        /// comma-separated names as its table prints them, spaces optional (e.g.
+        /// ping-pong,threadsx2).
+        #[arg(long, value_name = "LIST")]
+        variants: Option<String>,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,
         /// with --axes); with --sweep, beside every tile tuning and block order.
         #[arg(long, value_name = "LIST", requires = "axes")]
@@ -155,9 +160,14 @@ pub fn run() -> Result<()> {
             let device = Device::select(cli.device.as_deref())?;
             rearrange::shift(&device, &input, &output, how)
         }
-        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes, shape, axes } => {
+        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes, variants, shape, axes } => {
             let suites = parse_suites(&suites)?;
-            let mut fft = FftBenchOptions { suites: fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?, sizes: Vec::new() };
+            let fft_suites: Vec<FftSuite> = fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?;
+            let variants = variants.map_or(Vec::new(), |v| v.split(',').map(|name| name.trim().to_string()).collect());
+            if !variants.is_empty() && !fft_suites.contains(&FftSuite::Variants) {
+                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants".into()));
+            }
+            let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants };
             if accuracy {
                 fft.suites.push(FftSuite::Accuracy);
             }

@@ -297,6 +297,11 @@ pub struct FftTuning {
     /// BLUESTEIN_REGISTER_FLOOR registers by it; elsewhere a minimum made NVRTC spend more
     /// registers or spill (docs/BENCHMARKS.md). A measuring autotuner should choose it per kernel.
     pub min_blocks_per_sm: u32,
+    /// Two shared buffers, each pass reading one and writing the other: no barrier between a
+    /// pass's reads and its writes, and a thread's butterflies run one after another, each
+    /// holding only its own values (in place, a thread holds all its butterflies' values until
+    /// the barrier). Costs twice the shared memory.
+    pub ping_pong: bool,
 }
 
 impl FftTuning {
@@ -363,6 +368,13 @@ pub(crate) const DIRECT_IO_MIN_THREADS: u32 = 16;
 /// row ran 71 lengths with 80 to 126 threads per row 1.03x faster as a geometric mean (up to
 /// 1.11x) on an H200, where rows of 60 to 79 threads gained nothing (sixth session's variants).
 const ONE_ROW_THREADS: u32 = 80;
+/// Rader and Bluestein kernels run their passes ping-pong (`FftTuning::ping_pong`) where some
+/// pass gives a thread more than one butterfly and both buffers take at most this much shared
+/// memory. Of the 236 Rader and Bluestein lengths among every tenth N, on an H200, the 192 so
+/// chosen ran 1.18x faster (geometric mean; 8 slower by over 3%); the rest 0.99x (buffers over
+/// 128 KiB leave one block per multiprocessor). Rader alone 1.23x, up to 1.86x. Stockham rows
+/// ran 0.91x with it (eighth session's variants, docs/BENCHMARKS.md).
+const PING_PONG_MAX_SHARED: u64 = 128 * 1024;
 /// Keep blocks at or under this much shared memory unless one transform alone needs more, so
 /// that several blocks share a multiprocessor.
 const SHARED_BUDGET: u64 = 48 * 1024;
@@ -517,6 +529,7 @@ impl FftRecipe {
                 direct_io: !rader && (bluestein || grid || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.passes() >= 2)),
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
+                ping_pong: false,
             },
             io: None,
         };
@@ -532,7 +545,12 @@ impl FftRecipe {
             let fits = |blocks: u32| 65536 / (blocks * recipe.threads_per_block()) >= RADER_REGISTER_FLOOR;
             recipe.tuning.min_blocks_per_sm = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
         }
-        let recipe = recipe.with_least_conflicted_layout(limits);
+        let mut recipe = recipe.with_least_conflicted_layout(limits);
+        // Ping-pong where a thread takes several butterflies in some pass (in place it holds
+        // all their values across the barrier) and twice the buffer fits PING_PONG_MAX_SHARED.
+        if (rader || bluestein) && recipe.most_rounds() > 1 && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
+            recipe.tuning.ping_pong = true;
+        }
         recipe.check(limits)?;
         Ok(recipe)
     }
@@ -595,6 +613,13 @@ impl FftRecipe {
         stages.iter().map(|s| s.radices.iter().map(|&r| pass(s, r)).sum::<usize>()).sum()
     }
 
+    /// The most butterflies one thread of a row takes in any pass of the core.
+    pub fn most_rounds(&self) -> usize {
+        let t = self.tuning.threads_per_transform as usize;
+        let stages = self.core.stages();
+        stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (s.subrows * s.len / r).div_ceil(t))).max().unwrap_or(0)
+    }
+
     pub fn threads_per_block(&self) -> u32 {
         self.tuning.threads_per_transform * self.tuning.transforms_per_block
     }
@@ -604,9 +629,15 @@ impl FftRecipe {
         pad(self.tuning.pad_shift, self.core.region() - 1) + 1 + self.tuning.row_pad as usize
     }
 
-    /// Complex values of shared memory per block, padding included. Strided passes keep
-    /// their rows interleaved (value i of every row together, see codegen/strided.rs).
+    /// Complex values of shared memory per block, padding included: twice
+    /// [`FftRecipe::buffer_values`] with ping-pong, else once.
     pub fn shared_values(&self) -> usize {
+        self.buffer_values() * if self.tuning.ping_pong { 2 } else { 1 }
+    }
+
+    /// Complex values of one shared buffer: the block's rows, padding included. Strided passes
+    /// keep their rows interleaved (value i of every row together, see codegen/strided.rs).
+    pub fn buffer_values(&self) -> usize {
         match self.io {
             None => self.row_stride() * self.tuning.transforms_per_block as usize,
             Some(_) => crate::fft::codegen::interleaved_stride(self) * self.core.region(),
@@ -636,7 +667,7 @@ impl FftRecipe {
             TwiddleSource::TablePowers => "",
             TwiddleSource::Computed => "_tc",
         };
-        let twiddles = format!("{twiddles}{}", if self.tuning.direct_io { "_d" } else { "" });
+        let twiddles = format!("{twiddles}{}{}", if self.tuning.direct_io { "_d" } else { "" }, if self.tuning.ping_pong { "_pp" } else { "" });
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         let pad = match self.tuning.launch_minimum() {
             None => pad,
@@ -862,6 +893,24 @@ mod tests {
         // 64 as 4 x 4 x 4: 16 threads per row, whose passes read and write global memory.
         let r = FftRecipe::design(FftProblem::c2c(64, 100), H200).unwrap();
         assert!(r.tuning.direct_io && r.tuning.threads_per_transform == 16);
+    }
+
+    #[test]
+    fn ping_pong_where_threads_take_several_butterflies_and_both_buffers_fit() {
+        // 937 = Rader on 936 = 13 x 9 x 8 with 72 threads: the radix-9 and radix-8 passes
+        // take two rounds; two buffers of 938 values fit.
+        let r = FftRecipe::design(FftProblem::c2c(937, 100), H200).unwrap();
+        assert_eq!((r.tuning.threads_per_transform, r.most_rounds()), (72, 2));
+        assert!(r.tuning.ping_pong && r.shared_values() == 2 * r.buffer_values());
+        // 2039: Bluestein's 4096 values as 16 x 16 x 16 over 256 threads, one round each.
+        let r = FftRecipe::design(FftProblem::c2c(2039, 100), H200).unwrap();
+        assert_eq!(r.most_rounds(), 1);
+        assert!(!r.tuning.ping_pong);
+        // 3862 = 2 x 1931: two 4096-point convolutions (two rounds) would need 2 x 66 KiB.
+        let r = FftRecipe::design(FftProblem::c2c(3862, 100), H200).unwrap();
+        assert!(r.most_rounds() > 1 && 2 * r.shared_bytes() > PING_PONG_MAX_SHARED && !r.tuning.ping_pong);
+        // Stockham rows stay in place.
+        assert!(!FftRecipe::design(FftProblem::c2c(4092, 100), H200).unwrap().tuning.ping_pong);
     }
 
     #[test]

@@ -294,6 +294,9 @@ impl FftRecipe {
         t.pad_shift = None;
         t.row_pad = 0;
         t.min_blocks_per_sm = 1;
+        // In place: ping-pong was measured on contiguous rows only, and strided blocks hold
+        // many rows already.
+        t.ping_pong = false;
         r.io = Some(io);
         debug_assert_eq!(r.problem.kind, FftKind::C2C);
         r.check(limits)?;

@@ -53,6 +53,16 @@ impl FftRecipe {
                 r
             });
         }
+        // More threads than the widest pass has butterflies of its largest radix: passes of
+        // smaller radices then take fewer rounds.
+        if t.threads_per_transform * 2 <= limits.max_threads {
+            offer("threads x2".into(), {
+                let mut r = self.clone();
+                r.tuning.threads_per_transform = t.threads_per_transform * 2;
+                r.tuning.transforms_per_block = t.transforms_per_block.div_ceil(2);
+                r
+            });
+        }
         let with = |f: &dyn Fn(&mut FftRecipe)| {
             let mut r = self.clone();
             f(&mut r);
@@ -65,6 +75,7 @@ impl FftRecipe {
         offer(if t.direct_io { "staged io" } else { "direct io" }.into(), with(&|r| r.tuning.direct_io = !t.direct_io));
         offer("twiddle table".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Table));
         offer("twiddles computed".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Computed));
+        offer(if t.ping_pong { "in place" } else { "ping-pong" }.into(), with(&|r| r.tuning.ping_pong = !t.ping_pong));
         offer("no padding".into(), with(&|r| {
             r.tuning.pad_shift = None;
             r.tuning.row_pad = 0;

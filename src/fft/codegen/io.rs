@@ -134,10 +134,11 @@ impl KernelWriter<'_> {
     pub(super) fn store(&mut self) {
         let p = self.r.problem;
         self.w.comment(&["store: coalesced writes of the block's rows, scaled"]);
+        let buffer = self.buffers.row;
         if self.writes_elementwise() {
             let count = if p.kind == FftKind::R2C { p.half_spectrum_len() } else { self.r.core.len() };
             self.row_loop(count, |w| {
-                w.line("write_output(out_rows, tables, row, i, 0u, SH(row, i), sign, scale);");
+                w.line(format!("write_output(out_rows, tables, row, i, 0u, {}, sign, scale);", Self::sh(buffer, "row", "i")));
             });
             return;
         }
@@ -147,8 +148,8 @@ impl KernelWriter<'_> {
         let half_lit = self.lit.real(0.5);
         self.row_loop(half, |w| {
             w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
-            w.line(format!("const cplx a = SH(row, (i == {m}u ? 0 : i));"));
-            w.line(format!("const cplx b = cconj(SH(row, (i == 0 ? 0 : {m}u - i)));"));
+            w.line(format!("const cplx a = {};", Self::sh(buffer, "row", &format!("(i == {m}u ? 0 : i)"))));
+            w.line(format!("const cplx b = cconj({});", Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)"))));
             w.line(format!("const cplx even = cscale(cadd(a, b), {half_lit});"));
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
             w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));

@@ -143,12 +143,33 @@ struct KernelWriter<'a> {
     lit: Literal,
     tables: TableLayout,
     w: SourceWriter,
+    buffers: Buffers,
+}
+
+/// Which shared buffer (0 or 1, see `FftTuning::ping_pong`) holds what, as the passes are
+/// written: always 0 without ping-pong.
+#[derive(Debug, Clone, Copy, Default)]
+struct Buffers {
+    /// The block's rows: loaded into 0, then each pass's output.
+    row: usize,
+    /// Rader: the x[0] of each DFT, in its slot 0 (written by the first pass).
+    x0: usize,
+    /// Rader: X[0] of each DFT, in the spare slots after the row.
+    spare: usize,
 }
 
 impl<'a> KernelWriter<'a> {
     fn new(r: &'a FftRecipe) -> Self {
         let lit = Literal { f64: r.problem.precision == Precision::F64 };
-        KernelWriter { r, lit, tables: TableLayout::of(r), w: SourceWriter::new() }
+        KernelWriter { r, lit, tables: TableLayout::of(r), w: SourceWriter::new(), buffers: Buffers::default() }
+    }
+
+    /// Value `i` of row `row` in shared buffer `buffer`.
+    fn sh(buffer: usize, row: &str, i: &str) -> String {
+        match buffer {
+            0 => format!("SH({row}, {i})"),
+            _ => format!("SH1({row}, {i})"),
+        }
     }
 
     fn write(mut self) -> String {
@@ -164,10 +185,15 @@ impl<'a> KernelWriter<'a> {
             Some(s) => format!("#define PAD(i) ((i) + ((i) >> {s}))  /* one spare slot per {} values: fewer bank conflicts */", 1 << s),
             None => "#define PAD(i) (i)".to_string(),
         });
-        self.w.line(match r.io {
-            None => format!("#define SH(row, i) sh[(row) * {}u + PAD(i)]  /* value i of one of the block's rows in shared memory */", r.row_stride()),
-            Some(_) => format!("#define SH(row, i) sh[(i) * {}u + (row)]  /* value i of one of the block's rows, rows interleaved */", interleaved_stride(r)),
-        });
+        let at = match r.io {
+            None => format!("(row) * {}u + PAD(i)", r.row_stride()),
+            Some(_) => format!("(i) * {}u + (row)", interleaved_stride(r)),
+        };
+        let rows = if r.io.is_some() { ", rows interleaved" } else { " in shared memory" };
+        self.w.line(format!("#define SH(row, i) sh[{at}]  /* value i of one of the block's rows{rows} */"));
+        if r.tuning.ping_pong {
+            self.w.line(format!("#define SH1(row, i) sh[{}u + {at}]  /* the same in the second buffer (ping-pong) */", r.buffer_values()));
+        }
         self.w.line(COMPLEX_HELPERS);
         if r.tuning.twiddles == TwiddleSource::Computed {
             let (cuda_cos, cuda_sin) = if real == "f32" { ("cospif", "sinpif") } else { ("cospi", "sinpi") };
@@ -344,9 +370,30 @@ mod tests {
     }
 
     #[test]
+    fn ping_pong_passes_alternate_buffers_with_one_barrier_each() {
+        // 937: Rader's two three-pass convolutions (13 x 9 x 8), staged load and store.
+        let mut recipe = FftRecipe::design(FftProblem::c2c(937, 10), H200).unwrap();
+        assert!(recipe.tuning.ping_pong);
+        let body = fft_source(&recipe).body;
+        // One barrier after the load and after each of the six passes (in place: two per pass).
+        assert_eq!(body.matches("BARRIER();").count(), 7);
+        // Pass 1 reads buffer 0 and writes 1, parking x[0] there; pass 3 (odd) reads x[0] from
+        // buffer 1 and parks X[0] in its destination's spare slot (1); pass 6 (even) ends in
+        // buffer 0, where the store reads.
+        assert!(body.contains("if (j == 0) SH1(s, 0u) = x0[0];"));
+        assert!(body.contains("if (o == 0) SH1(s, 937u + u) = cadd(SH1(s, 0u), v[0]);"));
+        assert!(body.contains("if (o == 0) SH(s, 0u) = SH1(s, 937u + u);   /* X[0] */"));
+        assert!(body.contains("write_output(out_rows, tables, row, i, 0u, SH(row, i), sign, scale);"));
+        recipe.tuning.ping_pong = false;
+        assert_eq!(fft_source(&recipe).body.matches("BARRIER();").count(), 13);
+    }
+
+    #[test]
     fn rader_reads_its_convolution_permuted_and_writes_it_back_permuted() {
-        let recipe = FftRecipe::design(FftProblem::c2c(134, 10), H200).unwrap();
+        // In place (one buffer; ping_pong_passes_alternate_buffers_with_one_barrier_each has both).
+        let mut recipe = FftRecipe::design(FftProblem::c2c(134, 10), H200).unwrap();
         assert!(recipe.uses_rader());
+        recipe.tuning.ping_pong = false;
         let t = crate::fft::TableLayout::of(&recipe);
         let body = fft_source(&recipe).body;
         // First pass of the first convolution (radix 11 of 66): 11 reads through the gather

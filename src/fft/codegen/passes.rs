@@ -45,6 +45,36 @@ enum Finish {
     RaderScatter { indices: usize, len: usize },
 }
 
+/// One Stockham pass, as `stockham` hands it to the writers of its reads and writes: only
+/// the stage's first pass reads `source` and only its last writes `sink` after `finish`.
+struct Pass<'s> {
+    stage: &'s Stage,
+    radix: usize,
+    /// Points combined by the passes before.
+    ns: usize,
+    source: Source,
+    sink: Sink,
+    finish: Finish,
+    /// Input values from here on are known zeros; output values from `live` on are not wanted.
+    zero_from: usize,
+    live: usize,
+    /// The shared buffers it reads and writes (the same one without ping-pong).
+    src: usize,
+    dst: usize,
+}
+
+impl Pass<'_> {
+    /// Rader's first pass: reads its convolution permuted and parks x[0].
+    fn gathers(&self) -> bool {
+        matches!(self.source, Source::RaderGather { .. })
+    }
+
+    /// Rader's last pass: writes its DFT's values permuted, X[0] to slot 0.
+    fn scatters(&self) -> bool {
+        matches!(self.finish, Finish::RaderScatter { .. })
+    }
+}
+
 impl KernelWriter<'_> {
     pub(super) fn core(&mut self, source: Source, sink: Sink) {
         let stages = self.r.core.stages();
@@ -108,9 +138,12 @@ impl KernelWriter<'_> {
     /// with radix R after `ns` points are combined: butterfly j reads value j + i*len/R,
     /// twiddles by W_{ns R}^{i (j mod ns)}, and writes value (j - j mod ns) R + j mod ns + i ns.
     /// The first pass reads from `source`, the last writes to `sink` after `finish`; between
-    /// passes the row lives in shared memory.
+    /// passes the row lives in shared memory: in place, each thread reading all its
+    /// butterflies' values before a barrier and writing them after it; or with ping-pong,
+    /// from one buffer into the other, butterfly after butterfly.
     fn stockham(&mut self, stage: &Stage, source: Source, sink: Sink, finish: Finish) {
         let w = self.r.tuning.threads_per_transform as usize;
+        let ping_pong = self.r.tuning.ping_pong;
         let len = stage.len;
         // Input values from `zero_from` on are known zeros (Bluestein's padding, when read
         // from global memory); output values from `live` on are not wanted.
@@ -122,134 +155,180 @@ impl KernelWriter<'_> {
             Finish::Chirp { len: n, .. } => n,
             _ => len,
         };
-        // Index expression of (Rader) the slot 0 of the sub-row's DFT.
-        let slot = Self::x0_slot(stage);
         let mut ns = stage.ns0;
         for (pass, &radix) in stage.radices.iter().enumerate() {
             let (first, last) = (pass == 0, pass + 1 == stage.radices.len());
-            let reads_global = first && source == Source::Global;
-            let writes_global = last && sink == Sink::Global;
-            let per_row = len / radix;
-            let butterflies = per_row * stage.subrows;
+            let src = self.buffers.row;
+            let dst = if ping_pong { 1 - src } else { src };
+            let p = Pass {
+                stage,
+                radix,
+                ns,
+                source: if first { source } else { Source::Shared },
+                sink: if last { sink } else { Sink::Shared },
+                finish: if last { finish } else { Finish::None },
+                zero_from,
+                live: if last { live } else { len },
+                src,
+                dst,
+            };
+            let butterflies = len / radix * stage.subrows;
             let per_thread = butterflies.div_ceil(w);
             let guard = per_thread * w != butterflies;
-            let gathers = first && matches!(source, Source::RaderGather { .. });
-            let scatters = last && matches!(finish, Finish::RaderScatter { .. });
+            let (gathers, scatters) = (p.gathers(), p.scatters());
+            if gathers {
+                self.buffers.x0 = dst;
+            }
+            if matches!(p.finish, Finish::RaderFilter { .. }) {
+                self.buffers.spare = dst;
+            }
             self.w.open(format!("/* pass {} of {}: radix {radix}, {ns} points combined so far */", pass + 1, stage.radices.len()));
-            self.w.line(format!("cplx v[{}];", per_thread * radix));
+            if !ping_pong {
+                self.w.line(format!("cplx v[{}];", per_thread * radix));
+            }
             if gathers || scatters {
                 self.w.line(format!("cplx x0[{per_thread}];   /* x[0] of each butterfly's DFT */"));
             }
-            for q in 0..per_thread {
-                self.open_butterfly(q, w, guard, butterflies, stage);
-                match source {
-                    Source::Global if first => {
-                        self.w.open("if (s < rows)");
-                        for i in 0..radix {
-                            let at = q * radix + i;
-                            if i * per_row >= zero_from {
-                                self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
-                            } else {
-                                let (j, c) = Self::global_index(stage, "j", i * per_row);
-                                self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, {j}, {c}u, sign);"));
-                            }
-                        }
-                        self.w.close();
-                    }
-                    Source::RaderGather { indices } if first => {
-                        let u = if stage.subrows > 1 { "u + " } else { "" };
-                        for i in 0..radix {
-                            self.w.line(format!("v[{}] = SH(s, {u}(u32)(tables + j)[{}u].x);", q * radix + i, indices + i * per_row));
-                        }
-                        self.w.line(format!("if (j == 0) x0[{q}] = SH(s, {});", if stage.subrows > 1 { "u" } else { "0u" }));
-                    }
-                    _ => {
-                        for i in 0..radix {
-                            self.w.line(format!("v[{}] = SH(s, {});", q * radix + i, Self::value_index(stage, &format!("j + {}u", i * per_row))));
-                        }
-                    }
+            if ping_pong {
+                for q in 0..per_thread {
+                    self.open_butterfly(q, w, guard, butterflies, stage);
+                    self.w.line(format!("cplx v[{radix}];"));
+                    self.pass_reads(&p, q, 0);
+                    self.pass_writes(&p, q, 0);
+                    self.close_butterfly(guard);
                 }
-                if scatters {
-                    // Slot 0 gets X[0] in this pass's writes.
-                    self.w.line(format!("x0[{q}] = SH(s, {slot});"));
+            } else {
+                for q in 0..per_thread {
+                    self.open_butterfly(q, w, guard, butterflies, stage);
+                    self.pass_reads(&p, q, q * radix);
+                    self.close_butterfly(guard);
                 }
-                self.close_butterfly(guard);
+                // The barrier orders this pass's shared reads before its shared writes.
+                if p.source != Source::Global && p.sink != Sink::Global {
+                    self.w.line("BARRIER();");
+                }
+                for q in 0..per_thread {
+                    self.open_butterfly(q, w, guard, butterflies, stage);
+                    self.pass_writes(&p, q, q * radix);
+                    self.close_butterfly(guard);
+                }
             }
-            // The barrier orders this pass's shared reads before its shared writes.
-            if !reads_global && !writes_global {
-                self.w.line("BARRIER();");
-            }
-            for q in 0..per_thread {
-                self.open_butterfly(q, w, guard, butterflies, stage);
-                if ns > 1 {
-                    self.w.line(format!("const u32 k = j % {ns}u;"));
-                    self.twiddle_butterfly(q * radix, radix, ns, stage);
-                } else {
-                    self.w.line("const u32 k = 0;");
-                }
-                self.w.line(format!("dft_{radix}(&v[{}]);", q * radix));
-                self.w.line(format!("const u32 o = (j - k) * {radix}u + k;"));
-                if writes_global {
-                    self.w.open("if (s < rows)");
-                }
-                if gathers {
-                    self.w.line(format!("if (j == 0) SH(s, {slot}) = x0[{q}];   /* x[0] to the DFT's slot 0 */"));
-                }
-                match finish {
-                    Finish::RaderFilter { len, .. } if last => {
-                        self.w.line(format!("if (o == 0) SH(s, {len}u + u) = cadd(SH(s, {slot}), v[{}]);   /* X[0] = x[0] + value 0 */", q * radix));
-                    }
-                    Finish::RaderScatter { len, .. } if last => {
-                        self.w.line(format!("if (o == 0) SH(s, {slot}) = SH(s, {len}u + u);   /* X[0] */"));
-                    }
-                    _ => {}
-                }
-                for i in 0..radix {
-                    let v = format!("v[{}]", q * radix + i);
-                    let at = format!("o + {}u", i * ns);
-                    let limit = if last { live } else { len };
-                    // In the last pass o = j < ns, so value `at` lies in [i ns, (i+1) ns).
-                    if last && i * ns >= limit {
-                        continue;
-                    }
-                    let partial = last && (i + 1) * ns > limit;
-                    if partial {
-                        self.w.open(format!("if ({at} < {limit}u)"));
-                    }
-                    // Tables and global memory are addressed as a pointer at o plus a literal,
-                    // which the compiler folds into the instruction (see read_input).
-                    let value = match (last, finish) {
-                        (true, Finish::FilterConj { filter } | Finish::RaderFilter { filter, .. }) => {
-                            format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + i * ns)
-                        }
-                        (true, Finish::Chirp { chirp, .. }) => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + i * ns),
-                        (true, Finish::RaderScatter { .. }) => format!("cadd(x0[{q}], cconj({v}))"),
-                        _ => v,
-                    };
-                    if writes_global {
-                        let (o, c) = Self::global_index(stage, "o", i * ns);
-                        self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
-                    } else if let (true, Finish::RaderScatter { indices, .. }) = (last, finish) {
-                        self.w.line(format!("SH(s, {slot} + (u32)(tables + o)[{}u].y) = {value};", indices + i * ns));
-                    } else if let (true, Finish::Chirp { len, lines: 2.., .. }) = (last, finish) {
-                        self.w.line(format!("SH(s, at * {len}u + {at}) = {value};   /* value {at} of DFT `at` */"));
-                    } else {
-                        self.w.line(format!("SH(s, {}) = {value};", Self::value_index(stage, &at)));
-                    }
-                    if partial {
-                        self.w.close();
-                    }
-                }
-                if writes_global {
-                    self.w.close();
-                }
-                self.close_butterfly(guard);
-            }
-            if !writes_global {
+            if p.sink != Sink::Global {
                 self.w.line("BARRIER();");
             }
             self.w.close();
+            self.buffers.row = dst;
             ns *= radix;
+        }
+    }
+
+    /// A butterfly's reads (butterfly t + q w of the pass) into v[base..base + radix].
+    fn pass_reads(&mut self, p: &Pass, q: usize, base: usize) {
+        let (stage, radix) = (p.stage, p.radix);
+        let per_row = stage.len / radix;
+        match p.source {
+            Source::Global => {
+                self.w.open("if (s < rows)");
+                for i in 0..radix {
+                    let at = base + i;
+                    if i * per_row >= p.zero_from {
+                        self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
+                    } else {
+                        let (j, c) = Self::global_index(stage, "j", i * per_row);
+                        self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, {j}, {c}u, sign);"));
+                    }
+                }
+                self.w.close();
+            }
+            Source::RaderGather { indices } => {
+                let u = if stage.subrows > 1 { "u + " } else { "" };
+                for i in 0..radix {
+                    let at = format!("{u}(u32)(tables + j)[{}u].x", indices + i * per_row);
+                    self.w.line(format!("v[{}] = {};", base + i, Self::sh(p.src, "s", &at)));
+                }
+                let x0 = Self::sh(p.src, "s", if stage.subrows > 1 { "u" } else { "0u" });
+                self.w.line(format!("if (j == 0) x0[{q}] = {x0};"));
+            }
+            Source::Shared => {
+                for i in 0..radix {
+                    let at = Self::value_index(stage, &format!("j + {}u", i * per_row));
+                    self.w.line(format!("v[{}] = {};", base + i, Self::sh(p.src, "s", &at)));
+                }
+            }
+        }
+        if p.scatters() {
+            // Slot 0 gets X[0] in this pass's writes.
+            self.w.line(format!("x0[{q}] = {};", Self::sh(self.buffers.x0, "s", &Self::x0_slot(stage))));
+        }
+    }
+
+    /// A butterfly's twiddles, codelet and writes (butterfly t + q w, values v[base..base + radix]).
+    fn pass_writes(&mut self, p: &Pass, q: usize, base: usize) {
+        let (stage, radix, ns) = (p.stage, p.radix, p.ns);
+        let slot = Self::x0_slot(stage);
+        let writes_global = p.sink == Sink::Global;
+        if ns > 1 {
+            self.w.line(format!("const u32 k = j % {ns}u;"));
+            self.twiddle_butterfly(base, radix, ns, stage);
+        } else {
+            self.w.line("const u32 k = 0;");
+        }
+        self.w.line(format!("dft_{radix}(&v[{base}]);"));
+        self.w.line(format!("const u32 o = (j - k) * {radix}u + k;"));
+        if writes_global {
+            self.w.open("if (s < rows)");
+        }
+        if p.gathers() {
+            self.w.line(format!("if (j == 0) {} = x0[{q}];   /* x[0] to the DFT's slot 0 */", Self::sh(p.dst, "s", &slot)));
+        }
+        match p.finish {
+            Finish::RaderFilter { len, .. } => {
+                let (spare, x0) = (Self::sh(self.buffers.spare, "s", &format!("{len}u + u")), Self::sh(self.buffers.x0, "s", &slot));
+                self.w.line(format!("if (o == 0) {spare} = cadd({x0}, v[{base}]);   /* X[0] = x[0] + value 0 */"));
+            }
+            Finish::RaderScatter { len, .. } => {
+                let (at, spare) = (Self::sh(p.dst, "s", &slot), Self::sh(self.buffers.spare, "s", &format!("{len}u + u")));
+                self.w.line(format!("if (o == 0) {at} = {spare};   /* X[0] */"));
+            }
+            _ => {}
+        }
+        for i in 0..radix {
+            let v = format!("v[{}]", base + i);
+            let at = format!("o + {}u", i * ns);
+            // In the last pass o = j < ns, so value `at` lies in [i ns, (i+1) ns).
+            if i * ns >= p.live {
+                continue;
+            }
+            let partial = (i + 1) * ns > p.live;
+            if partial {
+                self.w.open(format!("if ({at} < {}u)", p.live));
+            }
+            // Tables and global memory are addressed as a pointer at o plus a literal,
+            // which the compiler folds into the instruction (see read_input).
+            let value = match p.finish {
+                Finish::FilterConj { filter } | Finish::RaderFilter { filter, .. } => format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + i * ns),
+                Finish::Chirp { chirp, .. } => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + i * ns),
+                Finish::RaderScatter { .. } => format!("cadd(x0[{q}], cconj({v}))"),
+                Finish::None => v,
+            };
+            if writes_global {
+                let (o, c) = Self::global_index(stage, "o", i * ns);
+                self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
+            } else {
+                let to = match p.finish {
+                    Finish::RaderScatter { indices, .. } => format!("{slot} + (u32)(tables + o)[{}u].y", indices + i * ns),
+                    Finish::Chirp { len, lines: 2.., .. } => format!("at * {len}u + {at}"),
+                    _ => Self::value_index(stage, &at),
+                };
+                let what = if matches!(p.finish, Finish::Chirp { lines: 2.., .. }) { format!("   /* value {at} of DFT `at` */") } else { String::new() };
+                self.w.line(format!("{} = {value};{what}", Self::sh(p.dst, "s", &to)));
+            }
+            if partial {
+                self.w.close();
+            }
+        }
+        if writes_global {
+            self.w.close();
         }
     }
 

@@ -73,10 +73,12 @@ impl KernelWriter<'_> {
         self.core(Source::Shared, Sink::Shared);
         self.w.comment(&[&format!("store: {}", Self::side_text(&output))]);
         let store_count = r.core.len();
+        let buffer = self.buffers.row;
         match output.contiguous_rows() {
             Some(stride) => self.row_loop(store_count, |w| {
                 w.line(format!(
-                    "write_value(out + (first + row) * {stride}u, tables, step_index(first + row), output_coefficient(first + row), i, SH(row, i), sign, scale);"
+                    "write_value(out + (first + row) * {stride}u, tables, step_index(first + row), output_coefficient(first + row), i, {}, sign, scale);",
+                    Self::sh(buffer, "row", "i")
                 ));
             }),
             None => {
@@ -84,7 +86,7 @@ impl KernelWriter<'_> {
                 self.w.line("const u64 step = step_index(b);");
                 self.w.line("const u64 k0 = output_coefficient(b);");
                 self.w.line("(void)step; (void)k0;");
-                self.own_row(store_count, tpt, |i| format!("write_value(out_row, tables, step, k0, {i}, SH(s, {i}), sign, scale);"));
+                self.own_row(store_count, tpt, |i| format!("write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", Self::sh(buffer, "s", i)));
             }
         }
         self.w.close();
