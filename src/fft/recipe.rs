@@ -608,16 +608,20 @@ impl FftRecipe {
     /// core's time that counts idle threads in uneven passes (see `design_core`).
     pub fn issued_work(&self) -> usize {
         let t = self.tuning.threads_per_transform as usize;
-        let stages = self.core.stages();
-        let pass = |s: &Stage, r: usize| (s.subrows * s.len / r).div_ceil(t) * r * t;
-        stages.iter().map(|s| s.radices.iter().map(|&r| pass(s, r)).sum::<usize>()).sum()
+        self.pass_rounds().into_iter().map(|(radix, rounds)| rounds * radix * t).sum()
     }
 
     /// The most butterflies one thread of a row takes in any pass of the core.
     pub fn most_rounds(&self) -> usize {
+        self.pass_rounds().into_iter().map(|(_, rounds)| rounds).max().unwrap_or(0)
+    }
+
+    /// Each pass of the core in order: its radix, and the rounds its butterflies take over the
+    /// row's threads (butterflies per thread, the last round partly idle).
+    fn pass_rounds(&self) -> Vec<(usize, usize)> {
         let t = self.tuning.threads_per_transform as usize;
         let stages = self.core.stages();
-        stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (s.subrows * s.len / r).div_ceil(t))).max().unwrap_or(0)
+        stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, (s.subrows * s.len / r).div_ceil(t)))).collect()
     }
 
     pub fn threads_per_block(&self) -> u32 {

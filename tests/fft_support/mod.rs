@@ -171,6 +171,15 @@ where
     check_plans::<T>(device, &plans, label);
 }
 
+/// Plans `recipes` (compiled together) and checks them as [`check_plans`] does.
+pub fn check_recipes<T: Real>(device: &Device, recipes: Vec<FftRecipe>, label: &str)
+where
+    Complex<T>: Random + Element,
+{
+    let plans = FftPlan::from_recipes(device, recipes).unwrap_or_else(|e| panic!("{label} on {device:?}: {e}"));
+    check_plans::<T>(device, &plans, label);
+}
+
 /// Runs each plan once in every direction it has and asserts the error bound; failures are
 /// collected and reported together.
 pub fn check_plans<T: Real>(device: &Device, plans: &[FftPlan], label: &str)
