@@ -16,7 +16,8 @@
 #   bench      `coalesce bench copy reduce transfer` with CSV
 #   sweep      the copy kernel's tuning sweep
 #   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
-#              extra arguments from $FFT_ARGS (e.g. "--suite sweep --sizes 2..512")
+#              extra arguments from $FFT_ARGS (e.g. "--suite sweep --sizes 2..512"); $FFT_BIN
+#              runs another build instead (an older commit's CLI, staged beside, for A/B runs)
 #   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
 #   permute    `coalesce bench permute` (seed cases, n^3 orders, 200 random permutations,
 #              interlace, shifts) beside the naive gather, CSV; extra arguments from
@@ -122,7 +123,7 @@ run() {
         fft)
             mkdir -p /tmp/csv
             # shellcheck disable=SC2086
-            "$STAGE/coalesce" bench fft ${FFT_ARGS:-} --csv /tmp/csv/fft.csv --markdown 2>&1 | tee "$OUT/fft.txt" ;;
+            "${FFT_BIN:-$STAGE/coalesce}" bench fft ${FFT_ARGS:-} --csv /tmp/csv/fft.csv --markdown 2>&1 | tee "$OUT/fft.txt" ;;
         permute)
             mkdir -p /tmp/csv
             # shellcheck disable=SC2086

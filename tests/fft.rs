@@ -139,7 +139,7 @@ fn bluestein_on_a_factor_every_kind() {
 /// Ping-pong passes (two shared buffers, each pass reading one and writing the other) for
 /// every core and both io paths: Stockham staged, direct and in place; Rader with one and
 /// several DFTs per row (its x[0] and X[0] slots in the buffers they were written to);
-/// Bluestein whole and on a factor; real packings; f64.
+/// Bluestein whole and on a factor; convolutions fused and split; real packings; f64.
 #[test]
 fn ping_pong_passes_every_core() {
     for device in common::devices() {
@@ -164,6 +164,18 @@ fn ping_pong_passes_every_core() {
         // Three-pass (odd) and two-pass convolutions, one DFT and several per row.
         recipes.extend([FftProblem::c2c(937, 2), FftProblem::c2c(67, 3), FftProblem::c2c(134, 3), FftProblem::c2c(5 * 71, 2), FftProblem::r2c(134, 2), FftProblem::c2r(4094, 2)].map(rader));
         assert!(recipes.iter().any(|r| r.uses_rader() && r.core.stages()[0].radices.len() == 3));
+        // The same convolutions split (the forward's last pass and the inverse's first apart).
+        let split: Vec<FftRecipe> = recipes
+            .iter()
+            .filter(|r| r.fuses_convolution())
+            .map(|r| {
+                let mut r = r.clone();
+                r.tuning.fused_convolution = false;
+                r
+            })
+            .collect();
+        assert!(split.len() >= 8);
+        recipes.extend(split);
         check_recipes::<f32>(&device, recipes, "ping-pong f32");
         let recipes = [ping_pong(FftProblem::c2c(2048, 2).precision(Precision::F64), None), rader(FftProblem::c2c(134, 2).precision(Precision::F64))];
         check_recipes::<f64>(&device, recipes.to_vec(), "ping-pong f64");

@@ -69,6 +69,13 @@ impl Stage {
         (self.first + lo + (rest / per_row) * self.stride, rest % per_row)
     }
 
+    /// The same transform with its radices in reverse order: a convolution's inverse
+    /// transform, whose first pass then has the radix of the forward one's last, so that the
+    /// two run as one pass (see `Core::stages`).
+    fn reversed(&self) -> Stage {
+        Stage { radices: self.radices.iter().rev().copied().collect(), ..self.clone() }
+    }
+
     /// Butterflies in the stage's pass with the largest radix (0 without passes): one thread
     /// each is the stage's natural thread count.
     pub fn widest_pass(&self) -> usize {
@@ -181,7 +188,10 @@ impl Core {
         }
     }
 
-    /// The Stockham transforms the core runs, in order.
+    /// The Stockham transforms the core runs, in order. Rader's and Bluestein's convolutions
+    /// are two, forward and inverse, the inverse with the radices reversed: the values a
+    /// butterfly of the forward's last pass writes are those one of the inverse's first reads,
+    /// so the two may run as one pass (`FftTuning::fused_convolution`).
     pub fn stages(&self) -> Vec<Stage> {
         match self {
             Core::Stockham { len, radices } => vec![Stage::row(*len, radices)],
@@ -191,7 +201,7 @@ impl Core {
             Core::Bluestein { len, factor, conv_len, radices, outer } => {
                 let lines = len / factor;
                 let convolution = Stage { subrows: lines, step: lines, ..Stage::row(*conv_len, radices) };
-                let mut stages = vec![convolution.clone(), convolution];
+                let mut stages = vec![convolution.clone(), convolution.reversed()];
                 if !outer.is_empty() {
                     stages.push(Stage { ns0: *factor, ..Stage::row(*len, outer) });
                 }
@@ -200,7 +210,7 @@ impl Core {
             Core::Rader { len, prime, inner, outer } => {
                 let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime, step: 1 };
                 let rest = Stage { ns0: *prime, ..Stage::row(*len, outer) };
-                vec![convolution.clone(), convolution, rest]
+                vec![convolution.clone(), convolution.reversed(), rest]
             }
             // The first axis first: its lines interleave, so that its first pass reads (with
             // direct_io, global memory) consecutive values across a warp; the last axis last.
@@ -288,7 +298,9 @@ pub struct FftTuning {
     pub row_pad: u32,
     /// The core's first pass reads global memory and its last pass writes it (both coalesced
     /// when a row has enough threads), sparing two trips through shared memory. R2C of even
-    /// length still stores through shared memory: separating its spectrum pairs values i and m-i.
+    /// length still stores through shared memory: separating its spectrum pairs values i and
+    /// m-i. Rader's first pass reads its input permuted from shared memory: there only the
+    /// last pass after its DFTs writes global memory.
     pub direct_io: bool,
     pub twiddles: TwiddleSource,
     /// Blocks that must fit on one multiprocessor at once (CUDA's `__launch_bounds__`
@@ -302,6 +314,11 @@ pub struct FftTuning {
     /// holding only its own values (in place, a thread holds all its butterflies' values until
     /// the barrier). Costs twice the shared memory.
     pub ping_pong: bool,
+    /// Rader and Bluestein: the convolution's forward transform hands its last pass's values
+    /// to the inverse's first pass in registers, the filter's product between them (one trip
+    /// through shared memory and one barrier fewer; see `Core::stages`); else the two passes
+    /// run apart.
+    pub fused_convolution: bool,
 }
 
 impl FftTuning {
@@ -523,13 +540,17 @@ impl FftRecipe {
                 row_pad: 0,
                 // Bluestein always reads and writes directly: it spares the longest trips
                 // through shared memory (a one-pass core has one thread per row; N = 1 has no
-                // pass at all). Rader's first pass reads its input permuted: staged only. A
-                // grid moves each value through shared memory twice per pass, and is limited
-                // by it: its first pass always reads global memory (see Core::Grid).
-                direct_io: !rader && (bluestein || grid || (threads_per_transform >= DIRECT_IO_MIN_THREADS && core.passes() >= 2)),
+                // pass at all). Rader's first pass reads its input permuted, staged: it writes
+                // directly where passes follow its DFTs. A grid moves each value through shared
+                // memory twice per pass, and is limited by it: its first pass always reads
+                // global memory (see Core::Grid).
+                direct_io: bluestein
+                    || grid
+                    || (threads_per_transform >= DIRECT_IO_MIN_THREADS && if rader { core.row_passes() } else { core.passes() >= 2 }),
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
                 ping_pong: false,
+                fused_convolution: rader || bluestein,
             },
             io: None,
         };
@@ -550,6 +571,14 @@ impl FftRecipe {
         // all their values across the barrier) and twice the buffer fits PING_PONG_MAX_SHARED.
         if (rader || bluestein) && recipe.most_rounds() > 1 && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
             recipe.tuning.ping_pong = true;
+        }
+        // Under the two-block launch bound (128 registers), in place, 4096-point Bluestein
+        // convolutions ran 0.96x fused (39 lengths, 0.92x..0.98x); fused ran 1.06x faster
+        // elsewhere (622 Rader and Bluestein lengths; ninth session, docs/BENCHMARKS.md).
+        if let Core::Bluestein { conv_len, .. } = core {
+            if conv_len >= 4096 && recipe.tuning.min_blocks_per_sm > 1 && !recipe.tuning.ping_pong {
+                recipe.tuning.fused_convolution = false;
+            }
         }
         recipe.check(limits)?;
         Ok(recipe)
@@ -576,8 +605,10 @@ impl FftRecipe {
             }
             io.validate(self.problem.len)?;
         }
-        if t.direct_io && matches!(self.core, Core::Rader { .. }) {
-            return Err(Error::invalid("Rader's first pass reads its input permuted, from shared memory: plan it without direct_io"));
+        if t.direct_io && matches!(self.core, Core::Rader { .. }) && !self.core.row_passes() {
+            return Err(Error::invalid(
+                "Rader's last pass writes its DFT permuted, into shared memory; with no pass after it, plan it without direct_io",
+            ));
         }
         if matches!(self.core, Core::Grid { .. }) && (self.io.is_some() || self.problem.kind != FftKind::C2C) {
             return Err(Error::invalid(format!("a grid core transforms contiguous complex rows (C2C, no strided layout): {}", self.describe())));
@@ -671,7 +702,13 @@ impl FftRecipe {
             TwiddleSource::TablePowers => "",
             TwiddleSource::Computed => "_tc",
         };
-        let twiddles = format!("{twiddles}{}{}", if self.tuning.direct_io { "_d" } else { "" }, if self.tuning.ping_pong { "_pp" } else { "" });
+        let split = self.core.convolution_len().is_some() && !self.tuning.fused_convolution;
+        let twiddles = format!(
+            "{twiddles}{}{}{}",
+            if self.tuning.direct_io { "_d" } else { "" },
+            if self.tuning.ping_pong { "_pp" } else { "" },
+            if split { "_split" } else { "" }
+        );
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         let pad = match self.tuning.launch_minimum() {
             None => pad,
@@ -704,6 +741,12 @@ impl FftRecipe {
     /// One line for logs: the kernel and the launch.
     pub fn describe(&self) -> String {
         format!("{} | batch {}, {} blocks", self.describe_kernel(), self.problem.batch, self.blocks())
+    }
+
+    /// Whether the core's first two stages are a convolution's transforms whose adjoining
+    /// passes run as one (`FftTuning::fused_convolution`).
+    pub fn fuses_convolution(&self) -> bool {
+        self.tuning.fused_convolution && self.core.convolution_len().is_some()
     }
 
     /// Whether the core runs Bluestein's algorithm (a prime factor above MAX_PRIME_RADIX).
@@ -789,10 +832,14 @@ impl FftRecipe {
         // Each pass of each stage: butterfly j of sub-row u loads value j + i*L/R and stores
         // value (j - k)R + k + i*ns of the sub-row (Rader's permuted first reads and last writes
         // are modelled as plain ones).
-        for stage in self.core.stages() {
+        let stages = self.core.stages();
+        let fused = self.fuses_convolution();
+        for (s, stage) in stages.iter().enumerate() {
             let mut ns = stage.ns0;
-            for &radix in &stage.radices {
+            for (pass, &radix) in stage.radices.iter().enumerate() {
                 let per_row = stage.len / radix;
+                // The convolution's fused pass neither stores nor loads in the middle.
+                let (skip_stores, skip_loads) = (fused && s == 0 && pass + 1 == stage.radices.len(), fused && s == 1 && pass == 0);
                 for i in 0..radix {
                     let (mut loads, mut stores, mut live) = ([0usize; 32], [0usize; 32], 0);
                     for tid in (0..threads).filter(|&tid| tid % w < per_row * stage.subrows) {
@@ -802,7 +849,12 @@ impl FftRecipe {
                         (loads[live], stores[live]) = (value(j + i * per_row), value((j - k) * radix + k + i * ns));
                         live += 1;
                     }
-                    total += cost(&loads[..live]) + cost(&stores[..live]);
+                    if !skip_loads {
+                        total += cost(&loads[..live]);
+                    }
+                    if !skip_stores {
+                        total += cost(&stores[..live]);
+                    }
                 }
                 ns *= radix;
             }
@@ -918,10 +970,30 @@ mod tests {
     }
 
     #[test]
-    fn rader_is_staged_only() {
+    fn convolutions_run_fused_except_4096_point_bluestein_under_a_launch_bound() {
+        let design = |n: usize| FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap();
+        let r = design(2039);
+        assert!(r.uses_bluestein() && r.tuning.min_blocks_per_sm == 2 && !r.tuning.ping_pong && !r.fuses_convolution());
+        assert!(r.kernel_name().ends_with("_split"));
+        // Rader; Bluestein ping-pong, 8192 points, on a factor.
+        for n in [937, 1021, 3391, 3563] {
+            assert!(design(n).fuses_convolution(), "{n}");
+        }
+        assert!(!design(4096).fuses_convolution() && !design(4096).kernel_name().contains("split"));
+        // The inverse transform's radices are the forward's reversed: its first pass is the
+        // forward's last.
+        let stages = design(3391).core.stages();
+        assert_eq!((stages[0].radices.clone(), stages[1].radices.clone()), (vec![16, 16, 16, 2], vec![2, 16, 16, 16]));
+    }
+
+    #[test]
+    fn rader_writes_directly_only_from_passes_after_its_dfts() {
         let mut r = FftRecipe::design(FftProblem::c2c(4001, 10), H200).unwrap();
-        assert!(r.uses_rader() && !r.tuning.direct_io);
+        assert!(r.uses_rader() && !r.core.row_passes() && !r.tuning.direct_io);
         r.tuning.direct_io = true;
         assert!(r.check(H200).unwrap_err().to_string().contains("without direct_io"));
+        // 2018 = 2 x 1009: a radix-2 pass after the two DFTs writes the row.
+        let r = FftRecipe::design(FftProblem::c2c(2018, 10), H200).unwrap();
+        assert!(r.uses_rader() && r.core.row_passes() && r.tuning.direct_io);
     }
 }

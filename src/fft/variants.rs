@@ -76,6 +76,10 @@ impl FftRecipe {
         offer("twiddle table".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Table));
         offer("twiddles computed".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Computed));
         offer(if t.ping_pong { "in place" } else { "ping-pong" }.into(), with(&|r| r.tuning.ping_pong = !t.ping_pong));
+        if self.core.convolution_len().is_some() {
+            let what = if t.fused_convolution { "convolution split" } else { "convolution fused" };
+            offer(what.into(), with(&|r| r.tuning.fused_convolution = !t.fused_convolution));
+        }
         offer("no padding".into(), with(&|r| {
             r.tuning.pad_shift = None;
             r.tuning.row_pad = 0;

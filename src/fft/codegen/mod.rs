@@ -8,11 +8,11 @@
 //! 3. store: coalesced writes from shared memory (separating a packed real spectrum on the
 //!    way out), scaled.
 //!
-//! With direct_io the core's first pass does the load and its last pass the store, sparing
-//! two trips through shared memory. Either way each element is read from and written to
-//! global memory once. The core always computes the forward transform: an inverse is
-//! conj(forward(conj(x))), and the conjugations ride on the load and store (`sign` = -1
-//! flips the imaginary parts).
+//! With direct_io the core's first pass does the load (not Rader's, which gathers its input
+//! from shared memory) and its last pass the store, sparing trips through shared memory.
+//! Either way each element is read from and written to global memory once. The core always
+//! computes the forward transform: an inverse is conj(forward(conj(x))), and the
+//! conjugations ride on the load and store (`sign` = -1 flips the imaginary parts).
 //!
 //! io.rs writes the global-memory side (one element in, one element out), passes.rs the core.
 
@@ -152,7 +152,7 @@ struct KernelWriter<'a> {
 struct Buffers {
     /// The block's rows: loaded into 0, then each pass's output.
     row: usize,
-    /// Rader: the x[0] of each DFT, in its slot 0 (written by the first pass).
+    /// Rader: where the x[0] of each DFT waits (written by the first pass; see `x0_park`).
     x0: usize,
     /// Rader: X[0] of each DFT, in the spare slots after the row.
     spare: usize,
@@ -252,7 +252,8 @@ impl<'a> KernelWriter<'a> {
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
         let sink = if direct && self.writes_elementwise() && self.direct_writes_coalesce() { Sink::Global } else { Sink::Shared };
-        if direct {
+        // Rader's first pass gathers its input permuted from shared memory: loaded either way.
+        if direct && !self.r.uses_rader() {
             self.w.comment(&["direct_io: the core's first pass reads global memory, and its last pass writes it where it can"]);
             self.core(Source::Global, sink);
         } else {
@@ -375,17 +376,20 @@ mod tests {
         let mut recipe = FftRecipe::design(FftProblem::c2c(937, 10), H200).unwrap();
         assert!(recipe.tuning.ping_pong);
         let body = fft_source(&recipe).body;
-        // One barrier after the load and after each of the six passes (in place: two per pass).
-        assert_eq!(body.matches("BARRIER();").count(), 7);
-        // Pass 1 reads buffer 0 and writes 1, parking x[0] there; pass 3 (odd) reads x[0] from
-        // buffer 1 and parks X[0] in its destination's spare slot (1); pass 6 (even) ends in
-        // buffer 0, where the store reads.
-        assert!(body.contains("if (j == 0) SH1(s, 0u) = x0[0];"));
-        assert!(body.contains("if (o == 0) SH1(s, 937u + u) = cadd(SH1(s, 0u), v[0]);"));
-        assert!(body.contains("if (o == 0) SH(s, 0u) = SH1(s, 937u + u);   /* X[0] */"));
-        assert!(body.contains("write_output(out_rows, tables, row, i, 0u, SH(row, i), sign, scale);"));
+        // One barrier after the load and after each of the five passes (the forward's third and
+        // the inverse's first are one; in place: two per pass).
+        assert_eq!(body.matches("BARRIER();").count(), 6);
+        // Pass 1 reads buffer 0 and writes 1, parking x[0] in the spare slot of buffer 0; pass 3
+        // reads it there and parks X[0] in its destination's spare slot (1); pass 5 ends in
+        // buffer 1, where the store reads: it writes X[0] to slot 0 there while other threads
+        // read x[0], so x[0] must not be there.
+        assert!(body.contains("if (j == 0) SH(s, 937u + u) = x0[0];"));
+        assert!(body.contains("if (o == 0) SH1(s, 937u + u) = cadd(SH(s, 937u + u), v[0]);"));
+        assert!(body.contains("x0[0] = SH(s, 937u + u);"));
+        assert!(body.contains("if (o == 0) SH1(s, 0u) = SH1(s, 937u + u);   /* X[0] */"));
+        assert!(body.contains("write_output(out_rows, tables, row, i, 0u, SH1(row, i), sign, scale);"));
         recipe.tuning.ping_pong = false;
-        assert_eq!(fft_source(&recipe).body.matches("BARRIER();").count(), 13);
+        assert_eq!(fft_source(&recipe).body.matches("BARRIER();").count(), 11);
     }
 
     #[test]
@@ -397,11 +401,16 @@ mod tests {
         let t = crate::fft::TableLayout::of(&recipe);
         let body = fft_source(&recipe).body;
         // First pass of the first convolution (radix 11 of 66): 11 reads through the gather
-        // table; last pass of the second (radix 6, 11 apart): 6 writes through the scatter one.
+        // table; last pass of the second (its radices reversed: radix 11, 6 apart): 11 writes
+        // through the scatter one.
         assert_eq!(body.matches(&format!("v[0] = SH(s, u + (u32)(tables + j)[{}u].x);", t.rader_indices)).count(), 1);
         assert_eq!(body.matches("].x);").count(), 11);
-        assert_eq!(body.matches("].y) = cadd(x0[0], cconj(").count(), 6);
-        assert!(body.contains(&format!("SH(s, u * 67u + (u32)(tables + o)[{}u].y)", t.rader_indices + 55)));
+        assert_eq!(body.matches("].y) = cadd(x0[0], cconj(").count(), 11);
+        assert!(body.contains(&format!("SH(s, u * 67u + (u32)(tables + o)[{}u].y)", t.rader_indices + 60)));
+        // The forward's last pass and the inverse's first (radix 6) are one: the filter's
+        // product in registers between two radix-6 codelets, then one write of each value.
+        assert_eq!(body.matches("dft_6(&v[0]);").count(), 2);
+        assert_eq!(body.matches("= cconj(cmul(v[").count(), 6);
         // X[0] parks in the spare slot after the row and comes back to slot 0.
         assert!(body.contains("if (o == 0) SH(s, 134u + u) = cadd(SH(s, u * 67u), v[0]);"));
         assert!(body.contains("if (o == 0) SH(s, u * 67u) = SH(s, 134u + u);"));

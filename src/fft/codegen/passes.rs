@@ -1,6 +1,8 @@
 //! The kernel's core: Stockham passes in shared memory; Bluestein's algorithm as two of them
 //! with its elementwise steps folded into the passes' first reads and last writes; Rader's as
 //! two over the sub-rows of its convolutions, permuting on the first read and the last write.
+//! A convolution's forward transform hands its last pass's values to the inverse's first pass
+//! in registers, the filter's product between them: one pass, not two.
 
 use super::KernelWriter;
 use crate::fft::recipe::{Core, Stage, TwiddleSource};
@@ -13,9 +15,9 @@ pub(super) enum Source {
     /// Global memory through `read_input` (direct_io).
     Global,
     /// Rader: value k of the convolution of DFT u is x[u + m g^k] of the row in shared memory
-    /// (m g^k from the table at `indices`); the first pass also moves x[u] to the slot before
-    /// the sub-row, for the last steps.
-    RaderGather { indices: usize },
+    /// (m g^k from the table at `indices`); the first pass also parks x[u] for the last steps
+    /// (see `KernelWriter::x0_park`; `len`: the row's).
+    RaderGather { indices: usize, len: usize },
 }
 
 /// Where a transform's last pass writes its values.
@@ -61,6 +63,10 @@ struct Pass<'s> {
     /// The shared buffers it reads and writes (the same one without ping-pong).
     src: usize,
     dst: usize,
+    /// A convolution's inverse transform, whose first pass continues this one (its forward
+    /// transform's last) on the same values: `finish` is then applied in registers, and the
+    /// writes are that pass's.
+    then: Option<&'s Stage>,
 }
 
 impl Pass<'_> {
@@ -95,12 +101,11 @@ impl KernelWriter<'_> {
                     "The input's chirp is applied as it is read (read_input); the filter and the output's chirp as the",
                     "transforms' last passes write.",
                 ]);
-                self.stockham(&stages[0], source, Sink::Shared, Finish::FilterConj { filter });
                 let finish = Finish::Chirp { len: factor, chirp, lines };
                 if lines == 1 {
-                    self.stockham(&stages[1], Source::Shared, sink, finish);
+                    self.convolution(&stages[0], &stages[1], source, Finish::FilterConj { filter }, sink, finish);
                 } else {
-                    self.stockham(&stages[1], Source::Shared, Sink::Shared, finish);
+                    self.convolution(&stages[0], &stages[1], source, Finish::FilterConj { filter }, Sink::Shared, finish);
                     self.stockham(&stages[2], Source::Shared, sink, Finish::None);
                 }
             }
@@ -114,8 +119,8 @@ impl KernelWriter<'_> {
                     &format!("live at {prime} u .. {prime} u + {}, x[0] first, and end there in natural order (what a Stockham pass", prime - 1),
                     "of this radix writes). X[0] = x[0] + sum of the rest waits in the spare slot after the row.",
                 ]);
-                self.stockham(&stages[0], Source::RaderGather { indices }, Sink::Shared, Finish::RaderFilter { filter, len });
-                self.stockham(&stages[1], Source::Shared, Sink::Shared, Finish::RaderScatter { indices, len });
+                let (filter, scatter) = (Finish::RaderFilter { filter, len }, Finish::RaderScatter { indices, len });
+                self.convolution(&stages[0], &stages[1], Source::RaderGather { indices, len }, filter, Sink::Shared, scatter);
                 self.stockham(&stages[2], source, sink, Finish::None);
             }
             Core::Grid { shape, .. } => {
@@ -134,6 +139,27 @@ impl KernelWriter<'_> {
         }
     }
 
+    /// A convolution's two transforms (`Core::stages`): the forward one from `source`, its
+    /// last pass's values times the filter (`filter`), the inverse's passes, the last writing
+    /// `sink` after `finish`. Fused (`FftRecipe::fuses_convolution`), the forward's last pass
+    /// goes on into the inverse's first in registers.
+    fn convolution(&mut self, forward: &Stage, inverse: &Stage, source: Source, filter: Finish, sink: Sink, finish: Finish) {
+        let fused = self.r.fuses_convolution();
+        if self.r.tuning.ping_pong {
+            // x[0] waits in the buffer the filter's pass (the forward's last) does not write:
+            // X[0] waits in that one's spare slot (see `x0_park`).
+            self.buffers.x0 = (self.buffers.row + forward.radices.len() + 1) % 2;
+        }
+        if fused {
+            assert!(forward.radices.last() == inverse.radices.first() && inverse.radices.len() >= 2, "a convolution's inverse starts with its forward's last radix");
+            self.passes(forward, 0, source, Sink::Shared, filter, Some(inverse));
+            self.passes(inverse, 1, Source::Shared, sink, finish, None);
+        } else {
+            self.passes(forward, 0, source, Sink::Shared, filter, None);
+            self.passes(inverse, 0, Source::Shared, sink, finish, None);
+        }
+    }
+
     /// Stockham autosort passes over the stage's (sub-)rows, natural order in and out. Pass
     /// with radix R after `ns` points are combined: butterfly j reads value j + i*len/R,
     /// twiddles by W_{ns R}^{i (j mod ns)}, and writes value (j - j mod ns) R + j mod ns + i ns.
@@ -142,6 +168,12 @@ impl KernelWriter<'_> {
     /// butterflies' values before a barrier and writing them after it; or with ping-pong,
     /// from one buffer into the other, butterfly after butterfly.
     fn stockham(&mut self, stage: &Stage, source: Source, sink: Sink, finish: Finish) {
+        self.passes(stage, 0, source, sink, finish, None);
+    }
+
+    /// The stage's passes from pass `start` on (the first reading `source`); with `then`, the
+    /// last continues into that stage's first pass (see `Pass::then`).
+    fn passes(&mut self, stage: &Stage, start: usize, source: Source, sink: Sink, finish: Finish, then: Option<&Stage>) {
         let w = self.r.tuning.threads_per_transform as usize;
         let ping_pong = self.r.tuning.ping_pong;
         let len = stage.len;
@@ -155,9 +187,9 @@ impl KernelWriter<'_> {
             Finish::Chirp { len: n, .. } => n,
             _ => len,
         };
-        let mut ns = stage.ns0;
-        for (pass, &radix) in stage.radices.iter().enumerate() {
-            let (first, last) = (pass == 0, pass + 1 == stage.radices.len());
+        let mut ns = stage.ns0 * stage.radices[..start].iter().product::<usize>();
+        for (pass, &radix) in stage.radices.iter().enumerate().skip(start) {
+            let (first, last) = (pass == start, pass + 1 == stage.radices.len());
             let src = self.buffers.row;
             let dst = if ping_pong { 1 - src } else { src };
             let p = Pass {
@@ -171,18 +203,20 @@ impl KernelWriter<'_> {
                 live: if last { live } else { len },
                 src,
                 dst,
+                then: if last { then } else { None },
             };
             let butterflies = len / radix * stage.subrows;
             let per_thread = butterflies.div_ceil(w);
             let guard = per_thread * w != butterflies;
             let (gathers, scatters) = (p.gathers(), p.scatters());
-            if gathers {
-                self.buffers.x0 = dst;
-            }
             if matches!(p.finish, Finish::RaderFilter { .. }) {
                 self.buffers.spare = dst;
             }
-            self.w.open(format!("/* pass {} of {}: radix {radix}, {ns} points combined so far */", pass + 1, stage.radices.len()));
+            let count = stage.radices.len();
+            self.w.open(match p.then {
+                Some(_) => format!("/* pass {count} of {count}: radix {radix}, {ns} points combined so far; the filter; the inverse's pass 1 */"),
+                None => format!("/* pass {} of {count}: radix {radix}, {ns} points combined so far */", pass + 1),
+            });
             if !ping_pong {
                 self.w.line(format!("cplx v[{}];", per_thread * radix));
             }
@@ -240,7 +274,7 @@ impl KernelWriter<'_> {
                 }
                 self.w.close();
             }
-            Source::RaderGather { indices } => {
+            Source::RaderGather { indices, .. } => {
                 let u = if stage.subrows > 1 { "u + " } else { "" };
                 for i in 0..radix {
                     let at = format!("{u}(u32)(tables + j)[{}u].x", indices + i * per_row);
@@ -258,7 +292,8 @@ impl KernelWriter<'_> {
         }
         if p.scatters() {
             // Slot 0 gets X[0] in this pass's writes.
-            self.w.line(format!("x0[{q}] = {};", Self::sh(self.buffers.x0, "s", &Self::x0_slot(stage))));
+            let Finish::RaderScatter { len, .. } = p.finish else { unreachable!("only Rader's last pass scatters") };
+            self.w.line(format!("x0[{q}] = {};", self.x0_park(stage, len)));
         }
     }
 
@@ -278,12 +313,12 @@ impl KernelWriter<'_> {
         if writes_global {
             self.w.open("if (s < rows)");
         }
-        if p.gathers() {
-            self.w.line(format!("if (j == 0) {} = x0[{q}];   /* x[0] to the DFT's slot 0 */", Self::sh(p.dst, "s", &slot)));
+        if let Source::RaderGather { len, .. } = p.source {
+            self.w.line(format!("if (j == 0) {} = x0[{q}];   /* x[0] parked */", self.x0_park(stage, len)));
         }
         match p.finish {
             Finish::RaderFilter { len, .. } => {
-                let (spare, x0) = (Self::sh(self.buffers.spare, "s", &format!("{len}u + u")), Self::sh(self.buffers.x0, "s", &slot));
+                let (spare, x0) = (Self::sh(self.buffers.spare, "s", &format!("{len}u + u")), self.x0_park(stage, len));
                 self.w.line(format!("if (o == 0) {spare} = cadd({x0}, v[{base}]);   /* X[0] = x[0] + value 0 */"));
             }
             Finish::RaderScatter { len, .. } => {
@@ -291,6 +326,19 @@ impl KernelWriter<'_> {
                 self.w.line(format!("if (o == 0) {at} = {spare};   /* X[0] */"));
             }
             _ => {}
+        }
+        if let Some(next) = p.then {
+            // The filter's product in registers; the inverse's first pass (no twiddles) on the
+            // same values, in a block of its own for its own k and o.
+            for i in 0..radix {
+                let v = format!("v[{}]", base + i);
+                self.w.line(format!("{v} = {};", Self::finished(p.finish, q, &v, i * ns)));
+            }
+            let first = Pass { stage: next, radix, ns: 1, source: Source::Shared, sink: Sink::Shared, finish: Finish::None, zero_from: next.len, live: next.len, src: p.src, dst: p.dst, then: None };
+            self.w.open("");
+            self.pass_writes(&first, q, base);
+            self.w.close();
+            return;
         }
         for i in 0..radix {
             let v = format!("v[{}]", base + i);
@@ -303,14 +351,8 @@ impl KernelWriter<'_> {
             if partial {
                 self.w.open(format!("if ({at} < {}u)", p.live));
             }
-            // Tables and global memory are addressed as a pointer at o plus a literal,
-            // which the compiler folds into the instruction (see read_input).
-            let value = match p.finish {
-                Finish::FilterConj { filter } | Finish::RaderFilter { filter, .. } => format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + i * ns),
-                Finish::Chirp { chirp, .. } => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + i * ns),
-                Finish::RaderScatter { .. } => format!("cadd(x0[{q}], cconj({v}))"),
-                Finish::None => v,
-            };
+            // Global memory is addressed as a pointer at o plus a literal, as tables are.
+            let value = Self::finished(p.finish, q, &v, i * ns);
             if writes_global {
                 let (o, c) = Self::global_index(stage, "o", i * ns);
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
@@ -329,6 +371,30 @@ impl KernelWriter<'_> {
         }
         if writes_global {
             self.w.close();
+        }
+    }
+
+    /// Value `v` (value o + `c` of the pass's output, butterfly t + q w) after `finish`.
+    fn finished(finish: Finish, q: usize, v: &str, c: usize) -> String {
+        // Tables are addressed as a pointer at o plus a literal, which the compiler folds
+        // into the instruction (see read_input).
+        match finish {
+            Finish::FilterConj { filter } | Finish::RaderFilter { filter, .. } => format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + c),
+            Finish::Chirp { chirp, .. } => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + c),
+            Finish::RaderScatter { .. } => format!("cadd(x0[{q}], cconj({v}))"),
+            Finish::None => v.to_string(),
+        }
+    }
+
+    /// Rader: where x[0] of sub-row u's DFT waits for the filter's pass and the last, in a row
+    /// of `len` values: in place, slot 0 of its DFT; with ping-pong, the spare slot after the
+    /// row in `buffers.x0`, as the last pass writes slot 0 of its destination while other
+    /// threads still read x[0] (the spare slot of the other buffer holds X[0]).
+    fn x0_park(&self, stage: &Stage, len: usize) -> String {
+        if self.r.tuning.ping_pong {
+            Self::sh(self.buffers.x0, "s", &format!("{len}u + u"))
+        } else {
+            Self::sh(self.buffers.x0, "s", &Self::x0_slot(stage))
         }
     }
 
