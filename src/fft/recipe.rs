@@ -702,7 +702,7 @@ impl FftRecipe {
             TwiddleSource::TablePowers => "",
             TwiddleSource::Computed => "_tc",
         };
-        let split = self.core.convolution_len().is_some() && !self.tuning.fused_convolution;
+        let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
             "{twiddles}{}{}{}",
             if self.tuning.direct_io { "_d" } else { "" },

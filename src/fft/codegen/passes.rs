@@ -79,6 +79,13 @@ impl Pass<'_> {
     fn scatters(&self) -> bool {
         matches!(self.finish, Finish::RaderScatter { .. })
     }
+
+    /// The first pass of `next` (see `then`), on this pass's values and buffers: no twiddles
+    /// (nothing combined yet), plain writes to shared memory.
+    fn continued<'n>(&self, next: &'n Stage) -> Pass<'n> {
+        let (src, dst) = (self.src, self.dst);
+        Pass { stage: next, radix: self.radix, ns: 1, source: Source::Shared, sink: Sink::Shared, finish: Finish::None, zero_from: next.len, live: next.len, src, dst, then: None }
+    }
 }
 
 impl KernelWriter<'_> {
@@ -334,9 +341,8 @@ impl KernelWriter<'_> {
                 let v = format!("v[{}]", base + i);
                 self.w.line(format!("{v} = {};", Self::finished(p.finish, q, &v, i * ns)));
             }
-            let first = Pass { stage: next, radix, ns: 1, source: Source::Shared, sink: Sink::Shared, finish: Finish::None, zero_from: next.len, live: next.len, src: p.src, dst: p.dst, then: None };
             self.w.open("");
-            self.pass_writes(&first, q, base);
+            self.pass_writes(&p.continued(next), q, base);
             self.w.close();
             return;
         }
