@@ -25,25 +25,31 @@ type SizeTimings = (Vec<(String, f64, f64)>, Option<f64>);
 const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 
 /// Times the variants of each size's pick, only those named in `only` where it names any
-/// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`).
+/// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`; a
+/// trailing `*` takes every name it begins: `convolution*` for every convolution length).
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String]) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
     // Every size's pick and variants, compiled together.
     let mut recipes: Vec<(usize, String, FftRecipe)> = Vec::new();
+    // A name matches a filter ignoring spaces; a filter ending in '*' matches by prefix.
     let squeeze = |name: &str| name.replace(' ', "");
+    let matches = |filter: &str, name: &str| match squeeze(filter).strip_suffix('*') {
+        Some(prefix) => squeeze(name).starts_with(prefix),
+        None => squeeze(filter) == squeeze(name),
+    };
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let pick = FftRecipe::design(FftProblem::c2c(n, (budget / (complex_bytes(Precision::F32) as usize * n)).max(1)), lim)?;
         for (what, r) in pick.variants(lim) {
             offered.insert(what.clone());
-            if only.is_empty() || only.iter().any(|o| squeeze(o) == squeeze(&what)) {
+            if only.is_empty() || only.iter().any(|o| matches(o, &what)) {
                 recipes.push((n, what, r));
             }
         }
         recipes.push((n, "heuristic".into(), pick));
     }
-    if let Some(unknown) = only.iter().find(|o| !offered.iter().any(|w| squeeze(w) == squeeze(o))) {
+    if let Some(unknown) = only.iter().find(|o| !offered.iter().any(|w| matches(o, w))) {
         let known: Vec<&str> = offered.iter().map(String::as_str).collect();
         return Err(crate::error::Error::invalid(format!("--variants: no variant named '{unknown}' for these sizes; they have: {}", known.join(", "))));
     }

@@ -67,8 +67,8 @@ enum Command {
         #[arg(long, value_name = "LIST")]
         sizes: Option<String>,
         /// The variants suite times only these variants beside the heuristic's pick,
-        /// comma-separated names as its table prints them, spaces optional (e.g.
-        /// ping-pong,threadsx2).
+        /// comma-separated names as its table prints them, spaces optional, a trailing '*'
+        /// for every name it begins (e.g. ping-pong,threadsx2,convolution*).
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,

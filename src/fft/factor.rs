@@ -142,7 +142,8 @@ pub fn primitive_root(p: usize) -> usize {
 /// length x Stockham passes, a quarter more for lengths that are not powers of two. The
 /// penalty is fitted to Bluestein kernels on an H200 (docs/BENCHMARKS.md): power-of-two
 /// convolutions ran 1.2x to 1.5x faster per pass and value than mixed-radix ones, so 1009
-/// pads to 2048 (1.18x faster than 2025), while 131 stays at 270.
+/// pads to 2048 (1.18x faster than 2025), while 131 stays at 270. Bluestein on a factor
+/// takes it; over a whole row, [`whole_row_bluestein_len`].
 pub fn bluestein_len(n: usize) -> usize {
     let lo = (2 * n).saturating_sub(1).max(1);
     let cost = |m: usize| {
@@ -151,6 +152,32 @@ pub fn bluestein_len(n: usize) -> usize {
     };
     (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7)).min_by_key(|&m| (cost(m), m)).unwrap_or(lo)
 }
+
+/// Length of the convolution for Bluestein over a whole row of length `n`: for 2n - 1 from
+/// 257 to 8192, the shortest of [`FAST_CONVOLUTION_LENGTHS`] from 2n - 1 on; elsewhere
+/// [`bluestein_len`]'s model.
+pub fn whole_row_bluestein_len(n: usize) -> usize {
+    let lo = (2 * n).saturating_sub(1).max(1);
+    match FAST_CONVOLUTION_LENGTHS.iter().find(|&&m| m >= lo) {
+        Some(&m) if lo > FAST_CONVOLUTION_LENGTHS[0] => m,
+        _ => bluestein_len(n),
+    }
+}
+
+/// Whole-row Bluestein convolution lengths that ran at least 5% faster per transform than
+/// every longer 7-smooth length up to 8192, so that the shortest of them from 2n - 1 on is
+/// (within 1% as a geometric mean, 5% at most) the fastest choice. Timed on an H200: every
+/// 7-smooth length from 168 to 8192 (`coalesce bench fft --suite variants --variants
+/// 'convolution*'` at N = 83, 137, 149, 263, 283, 523, 569, 1031, 1061, 2053, 2089; two N per
+/// octave agreed within 2%; the same kernel in two sessions within 14%, hence the margin).
+/// Against the model's pick it saves 1.1x as a geometric mean, up to 1.8x: radix-16 passes
+/// mixed with 14 or 15 (2160 = 16 x 15 x 9) ran up to 1.8x slower per point than 15 x 15 x
+/// 10 (tenth session, docs/BENCHMARKS.md). Convolutions on a factor, several per row, did not
+/// follow it (168 -> 256 ran 0.74x) and keep the model.
+pub const FAST_CONVOLUTION_LENGTHS: [usize; 33] = [
+    256, 324, 375, 400, 512, 540, 600, 686, 750, 900, 1024, 1125, 1350, 1536, 1620, 2048, 2250, 2560, 2646, 3072,
+    3240, 3430, 3750, 4096, 4374, 4725, 5103, 5625, 5670, 6174, 7056, 7938, 8192,
+];
 
 #[cfg(test)]
 mod tests {
@@ -214,5 +241,12 @@ mod tests {
         }
         assert_eq!(bluestein_len(4093), 8192);
         assert_eq!(bluestein_len(1), 1);
+        for n in 1..=4096 {
+            let m = whole_row_bluestein_len(n);
+            assert!(m + 1 >= 2 * n && is_smooth(m, 7) && m <= (2 * n - 1).next_power_of_two(), "{n} -> {m}");
+        }
+        // From the table: 1061 (2121) takes 2250 = 15 x 15 x 10, not the model's 2160.
+        assert_eq!((bluestein_len(1061), whole_row_bluestein_len(1061)), (2160, 2250));
+        assert_eq!(whole_row_bluestein_len(83), bluestein_len(83));
     }
 }

@@ -2,7 +2,7 @@
 //! Designed by a heuristic from the problem and the device's limits; printable, comparable,
 //! and the only input of code generation.
 
-use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, StockhamModel, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN};
 use super::strided::StridedIo;
 use crate::error::{Error, Result};
@@ -79,7 +79,12 @@ impl Stage {
     /// Butterflies in the stage's pass with the largest radix (0 without passes): one thread
     /// each is the stage's natural thread count.
     pub fn widest_pass(&self) -> usize {
-        self.radices.iter().copied().max().map_or(0, |r| self.subrows * self.len.div_ceil(r))
+        self.radices.iter().copied().max().map_or(0, |r| self.butterflies(r))
+    }
+
+    /// Butterflies in one of the stage's passes of radix `radix`, all sub-rows together.
+    pub fn butterflies(&self, radix: usize) -> usize {
+        self.subrows * self.len.div_ceil(radix)
     }
 }
 
@@ -95,7 +100,7 @@ impl Core {
             None => pack_radices(len, MAX_PRIME_RADIX, model),
             Some(cap) => pack_radices_capped(len, MAX_PRIME_RADIX, cap),
         };
-        let conv_len = bluestein_len(len);
+        let conv_len = whole_row_bluestein_len(len);
         let cap = radix_cap.unwrap_or(MAX_COMPOSITE_RADIX);
         let whole = || Core::bluestein(len, len, conv_len, cap).expect("Bluestein lengths are 7-smooth");
         // Bluestein on the largest prime factor only: its convolutions are about as long in
@@ -427,7 +432,7 @@ impl FftRecipe {
         let len = Self::core_len(&problem);
         let recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
         let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
-        let whole = Core::bluestein(len, len, bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
+        let whole = Core::bluestein(len, len, whole_row_bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
         match whole.map(|core| Self::design_around(problem, core, limits)) {
             Some(Ok(w)) if factor < len && w.issued_work() < recipe.issued_work() => Ok(w),
             _ => Ok(recipe),
@@ -486,6 +491,25 @@ impl FftRecipe {
         let widest = stages.iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
         let one_butterfly_each = (widest as u32).min(limits.max_threads);
         let mut threads_per_transform = one_butterfly_each;
+        // A pass with a few more butterflies than threads takes a second round for them
+        // alone: up to a quarter more, one thread per butterfly there instead. Measured (tenth
+        // session, docs/BENCHMARKS.md) on Stockham rows of 16 threads or more (3599 = 61 x 59
+        // 2.7x faster with 61 threads; 158 lengths 1.12x, geometric mean) and Bluestein over the
+        // whole row (135 lengths 1.11x); shorter staged rows (72: 0.76x) and Bluestein on a
+        // factor (0.98x) did not gain.
+        let base_threads = threads_per_transform;
+        let nearly_even_applies = match &core {
+            Core::Stockham { .. } => threads_per_transform >= DIRECT_IO_MIN_THREADS,
+            Core::Bluestein { outer, .. } => outer.is_empty(),
+            Core::Rader { .. } | Core::Grid { .. } => false,
+        };
+        if nearly_even_applies {
+            let nearly_even = stages
+                .iter()
+                .flat_map(|s| s.radices.iter().map(move |&r| s.butterflies(r)))
+                .filter(|&b| b as u32 > threads_per_transform && 4 * b as u32 <= 5 * threads_per_transform);
+            threads_per_transform = nearly_even.max().map_or(threads_per_transform, |b| b as u32).min(limits.max_threads);
+        }
         if bluestein && core.region().is_power_of_two() {
             // Two butterflies per thread and pass ran the 8192-point convolution 1.12x faster
             // than one with 512 threads (non-power-of-two convolutions ran slower so).
@@ -557,7 +581,7 @@ impl FftRecipe {
         // (Not with two butterflies per thread: the 8192-point convolution ran 1.66x slower so.)
         if bluestein
             && core.region() >= 2048
-            && threads_per_transform == one_butterfly_each
+            && threads_per_transform >= one_butterfly_each
             && 65536 / (2 * recipe.threads_per_block()) >= BLUESTEIN_REGISTER_FLOOR
         {
             recipe.tuning.min_blocks_per_sm = 2;
@@ -569,7 +593,10 @@ impl FftRecipe {
         let mut recipe = recipe.with_least_conflicted_layout(limits);
         // Ping-pong where a thread takes several butterflies in some pass (in place it holds
         // all their values across the barrier) and twice the buffer fits PING_PONG_MAX_SHARED.
-        if (rader || bluestein) && recipe.most_rounds() > 1 && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
+        // (Threads raised to even out a pass keep the ping-pong their base count chose: 2352-point
+        // convolutions ran 0.85x in place with one round per pass.)
+        let several_rounds = recipe.most_rounds() > 1 || threads_per_transform != base_threads;
+        if (rader || bluestein) && several_rounds && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
             recipe.tuning.ping_pong = true;
         }
         // Under the two-block launch bound (128 registers), in place, 4096-point Bluestein
@@ -653,6 +680,23 @@ impl FftRecipe {
         let t = self.tuning.threads_per_transform as usize;
         let stages = self.core.stages();
         stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, (s.subrows * s.len / r).div_ceil(t)))).collect()
+    }
+
+    /// Each distinct radix of the passes the thread count is fitted to (a Bluestein core's
+    /// convolution; every pass elsewhere) with its butterflies per row, in pass order.
+    pub fn pass_butterflies(&self) -> Vec<(usize, usize)> {
+        let stages = self.core.stages();
+        let fitted = if matches!(self.core, Core::Bluestein { .. }) { &stages[..1] } else { &stages[..] };
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for s in fitted {
+            for &r in &s.radices {
+                let butterflies = s.butterflies(r);
+                if !out.contains(&(r, butterflies)) {
+                    out.push((r, butterflies));
+                }
+            }
+        }
+        out
     }
 
     pub fn threads_per_block(&self) -> u32 {
@@ -939,10 +983,30 @@ mod tests {
     }
 
     #[test]
+    fn threads_even_out_a_pass_with_a_few_more_butterflies() {
+        let design = |n: usize| FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap();
+        // 3599 = 61 x 59: the radix-59 pass has 61 butterflies; 59 threads would take two rounds.
+        assert_eq!(design(3599).tuning.threads_per_transform, 61);
+        // Staged rows under 16 threads keep one thread per butterfly of the widest pass.
+        assert_eq!(design(72).tuning.threads_per_transform, 8);
+        // A 2352-point (14 x 14 x 12) whole-row convolution: 196 threads, not 168, and still
+        // ping-pong although no pass takes two rounds any more.
+        let core = Core::bluestein(1163, 1163, 2352, 16).unwrap();
+        let r = FftRecipe::design_around(FftProblem::c2c(1163, 100), core, H200).unwrap();
+        assert_eq!(r.tuning.threads_per_transform, 196);
+        assert!(r.most_rounds() == 1 && r.tuning.ping_pong, "{}", r.describe());
+        // Bluestein on a factor keeps the convolution's widest-pass count.
+        let r = design(3092);
+        assert!(!matches!(&r.core, Core::Bluestein { outer, .. } if outer.is_empty()));
+        assert_eq!(r.tuning.threads_per_transform, 448);
+    }
+
+    #[test]
     fn long_stockham_rows_fill_a_block_alone() {
-        // 1344 = 14 x 12 x 8: 96 threads per row, one row per block (two before the rule).
+        // 1344 = 14 x 12 x 8: 112 threads per row (one per radix-12 butterfly, a quarter more
+        // than the radix-14 pass's 96), one row per block (two before the rule).
         let r = FftRecipe::design(FftProblem::c2c(1344, 100), H200).unwrap();
-        assert_eq!((r.tuning.threads_per_transform, r.tuning.transforms_per_block), (96, 1));
+        assert_eq!((r.tuning.threads_per_transform, r.tuning.transforms_per_block), (112, 1));
         // Rows of at most ONE_ROW_THREADS still share blocks.
         let r = FftRecipe::design(FftProblem::c2c(588, 100), H200).unwrap();
         assert!(r.tuning.threads_per_transform <= ONE_ROW_THREADS && r.tuning.transforms_per_block > 1);
@@ -976,13 +1040,13 @@ mod tests {
         assert!(r.uses_bluestein() && r.tuning.min_blocks_per_sm == 2 && !r.tuning.ping_pong && !r.fuses_convolution());
         assert!(r.kernel_name().ends_with("_split"));
         // Rader; Bluestein ping-pong, 8192 points, on a factor.
-        for n in [937, 1021, 3391, 3563] {
+        for n in [937, 1021, 4093, 3563] {
             assert!(design(n).fuses_convolution(), "{n}");
         }
         assert!(!design(4096).fuses_convolution() && !design(4096).kernel_name().contains("split"));
         // The inverse transform's radices are the forward's reversed: its first pass is the
         // forward's last.
-        let stages = design(3391).core.stages();
+        let stages = design(4093).core.stages();
         assert_eq!((stages[0].radices.clone(), stages[1].radices.clone()), (vec![16, 16, 16, 2], vec![2, 16, 16, 16]));
     }
 

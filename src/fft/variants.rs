@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, is_smooth, largest_prime_factor, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, is_smooth, largest_prime_factor, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 impl FftRecipe {
@@ -21,24 +21,24 @@ impl FftRecipe {
             }
         }
         if let Core::Bluestein { len, factor, conv_len, .. } = self.core {
-            let pow2 = (2 * factor - 1).next_power_of_two();
-            let smallest = (2 * factor - 1..).find(|&m| is_smooth(m, 7)).unwrap_or(pow2);
+            // Every convolution length Bluestein could take, from 2 factor - 1 up to the power of
+            // two (the 7-smooth ones): the space `bluestein_len` and `FAST_CONVOLUTION_LENGTHS` pick from.
+            for m in convolution_lengths(factor).filter(|&m| m != conv_len) {
+                if let Some(r) = Core::bluestein(len, factor, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
+                    offer(format!("convolution {m}"), r);
+                }
+            }
             // On the largest prime factor, or over the whole row.
             let p = largest_prime_factor(len);
-            let other = if factor == len { (p, bluestein_len(p)) } else { (len, bluestein_len(len)) };
-            let what = if factor == len { "bluestein on factor" } else { "bluestein whole" };
-            for (what, (f, m)) in [("convolution 2^k", (factor, pow2)), ("shortest convolution", (factor, smallest)), (what, other)] {
-                if (f, m) != (factor, conv_len) {
-                    if let Some(r) = Core::bluestein(len, f, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
-                        offer(what.into(), r);
-                    }
-                }
+            let (what, (f, m)) = if factor == len { ("bluestein on factor", (p, bluestein_len(p))) } else { ("bluestein whole", (len, whole_row_bluestein_len(len))) };
+            if let Some(r) = Core::bluestein(len, f, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
+                offer(what.into(), r);
             }
         }
         // Rader and Bluestein, where both apply.
         let len = self.core.len();
         let other = match self.core {
-            Core::Rader { .. } => Core::bluestein(len, len, bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
+            Core::Rader { .. } => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
             Core::Bluestein { .. } => Core::rader(len, None).map(|c| ("rader", c)),
             Core::Stockham { .. } | Core::Grid { .. } => None,
         };
@@ -62,6 +62,18 @@ impl FftRecipe {
                 r.tuning.transforms_per_block = t.transforms_per_block.div_ceil(2);
                 r
             });
+        }
+        // One butterfly per thread in the pass of each other radix (the pick has one per thread
+        // in its widest pass): fewer rounds in the passes of smaller radices.
+        for (radix, butterflies) in self.pass_butterflies() {
+            if butterflies as u32 != t.threads_per_transform && butterflies as u32 <= limits.max_threads {
+                offer(format!("threads for radix {radix}"), {
+                    let mut r = self.clone();
+                    r.tuning.threads_per_transform = butterflies as u32;
+                    r.tuning.transforms_per_block = (self.threads_per_block() / butterflies as u32).max(1);
+                    r
+                });
+            }
         }
         let with = |f: &dyn Fn(&mut FftRecipe)| {
             let mut r = self.clone();
@@ -90,6 +102,13 @@ impl FftRecipe {
         offer("rows /4".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4));
         out
     }
+}
+
+/// The 7-smooth lengths from 2 factor - 1 (the shortest cyclic convolution Bluestein's
+/// algorithm for a length-`factor` DFT can use) up to the next power of two.
+pub fn convolution_lengths(factor: usize) -> impl Iterator<Item = usize> {
+    let lo = (2 * factor).saturating_sub(1).max(1);
+    (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7))
 }
 
 #[cfg(test)]
