@@ -150,7 +150,15 @@ pub fn bluestein_len(n: usize) -> usize {
         let passes = pack_radices_capped(m, 7, MAX_COMPOSITE_RADIX).map_or(usize::MAX / (8 * m), |r| r.len().max(1));
         m * passes * if m.is_power_of_two() { 4 } else { 5 }
     };
-    (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7)).min_by_key(|&m| (cost(m), m)).unwrap_or(lo)
+    convolution_lengths(n).min_by_key(|&m| (cost(m), m)).unwrap_or(lo)
+}
+
+/// The 7-smooth lengths from 2 factor - 1 (the shortest cyclic convolution Bluestein's
+/// algorithm for a length-`factor` DFT can use) up to the next power of two: the candidates
+/// `bluestein_len` and [`FAST_CONVOLUTION_LENGTHS`] pick from.
+pub fn convolution_lengths(factor: usize) -> impl Iterator<Item = usize> {
+    let lo = (2 * factor).saturating_sub(1).max(1);
+    (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7))
 }
 
 /// Length of the convolution for Bluestein over a whole row of length `n`: for 2n - 1 from

@@ -231,6 +231,32 @@ impl Core {
         }
     }
 
+    /// The stages the thread count is fitted to: Bluestein on a factor fits its convolutions,
+    /// the longest work, and its outer passes (m/2 to m butterflies per DFT of the row) take
+    /// turns; every stage elsewhere.
+    pub fn thread_stages(&self) -> Vec<Stage> {
+        let mut stages = self.stages();
+        if matches!(self, Core::Bluestein { .. }) {
+            stages.truncate(1);
+        }
+        stages
+    }
+
+    /// Each distinct radix of [`Core::thread_stages`]' passes with its butterflies per row, in
+    /// pass order.
+    pub fn pass_butterflies(&self) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for s in self.thread_stages() {
+            for &r in &s.radices {
+                let pass = (r, s.butterflies(r));
+                if !out.contains(&pass) {
+                    out.push(pass);
+                }
+            }
+        }
+        out
+    }
+
     /// Every radix a codelet is needed for, ascending.
     pub fn codelet_radices(&self) -> Vec<usize> {
         let mut radices: Vec<usize> = self.stages().into_iter().flat_map(|s| s.radices).collect();
@@ -482,12 +508,7 @@ impl FftRecipe {
         let bluestein = matches!(core, Core::Bluestein { .. });
         let rader = matches!(core, Core::Rader { .. });
         let grid = matches!(core, Core::Grid { .. });
-        // Bluestein on a factor: threads for its convolutions, the longest work; its outer
-        // passes (radices of the few DFTs, m/2 to m butterflies per DFT of the row) take turns.
-        let stages = match core {
-            Core::Bluestein { .. } => core.stages()[..1].to_vec(),
-            _ => core.stages(),
-        };
+        let stages = core.thread_stages();
         let widest = stages.iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
         let one_butterfly_each = (widest as u32).min(limits.max_threads);
         let mut threads_per_transform = one_butterfly_each;
@@ -504,11 +525,12 @@ impl FftRecipe {
             Core::Rader { .. } | Core::Grid { .. } => false,
         };
         if nearly_even_applies {
-            let nearly_even = stages
-                .iter()
-                .flat_map(|s| s.radices.iter().map(move |&r| s.butterflies(r)))
-                .filter(|&b| b as u32 > threads_per_transform && 4 * b as u32 <= 5 * threads_per_transform);
-            threads_per_transform = nearly_even.max().map_or(threads_per_transform, |b| b as u32).min(limits.max_threads);
+            let nearly_even = core
+                .pass_butterflies()
+                .into_iter()
+                .map(|(_, b)| b as u32)
+                .filter(|&b| b > threads_per_transform && 4 * b <= 5 * threads_per_transform);
+            threads_per_transform = nearly_even.max().map_or(threads_per_transform, |b| b).min(limits.max_threads);
         }
         if bluestein && core.region().is_power_of_two() {
             // Two butterflies per thread and pass ran the 8192-point convolution 1.12x faster
@@ -680,23 +702,6 @@ impl FftRecipe {
         let t = self.tuning.threads_per_transform as usize;
         let stages = self.core.stages();
         stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, (s.subrows * s.len / r).div_ceil(t)))).collect()
-    }
-
-    /// Each distinct radix of the passes the thread count is fitted to (a Bluestein core's
-    /// convolution; every pass elsewhere) with its butterflies per row, in pass order.
-    pub fn pass_butterflies(&self) -> Vec<(usize, usize)> {
-        let stages = self.core.stages();
-        let fitted = if matches!(self.core, Core::Bluestein { .. }) { &stages[..1] } else { &stages[..] };
-        let mut out: Vec<(usize, usize)> = Vec::new();
-        for s in fitted {
-            for &r in &s.radices {
-                let butterflies = s.butterflies(r);
-                if !out.contains(&(r, butterflies)) {
-                    out.push((r, butterflies));
-                }
-            }
-        }
-        out
     }
 
     pub fn threads_per_block(&self) -> u32 {

@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, is_smooth, largest_prime_factor, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 impl FftRecipe {
@@ -65,7 +65,7 @@ impl FftRecipe {
         }
         // One butterfly per thread in the pass of each other radix (the pick has one per thread
         // in its widest pass): fewer rounds in the passes of smaller radices.
-        for (radix, butterflies) in self.pass_butterflies() {
+        for (radix, butterflies) in self.core.pass_butterflies() {
             if butterflies as u32 != t.threads_per_transform && butterflies as u32 <= limits.max_threads {
                 offer(format!("threads for radix {radix}"), {
                     let mut r = self.clone();
@@ -102,13 +102,6 @@ impl FftRecipe {
         offer("rows /4".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4));
         out
     }
-}
-
-/// The 7-smooth lengths from 2 factor - 1 (the shortest cyclic convolution Bluestein's
-/// algorithm for a length-`factor` DFT can use) up to the next power of two.
-pub fn convolution_lengths(factor: usize) -> impl Iterator<Item = usize> {
-    let lo = (2 * factor).saturating_sub(1).max(1);
-    (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7))
 }
 
 #[cfg(test)]
