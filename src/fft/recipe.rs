@@ -530,7 +530,7 @@ impl FftRecipe {
                 .into_iter()
                 .map(|(_, b)| b as u32)
                 .filter(|&b| b > threads_per_transform && 4 * b <= 5 * threads_per_transform);
-            threads_per_transform = nearly_even.max().map_or(threads_per_transform, |b| b).min(limits.max_threads);
+            threads_per_transform = nearly_even.max().unwrap_or(threads_per_transform).min(limits.max_threads);
         }
         if bluestein && core.region().is_power_of_two() {
             // Two butterflies per thread and pass ran the 8192-point convolution 1.12x faster
@@ -701,7 +701,7 @@ impl FftRecipe {
     fn pass_rounds(&self) -> Vec<(usize, usize)> {
         let t = self.tuning.threads_per_transform as usize;
         let stages = self.core.stages();
-        stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, (s.subrows * s.len / r).div_ceil(t)))).collect()
+        stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, s.butterflies(r).div_ceil(t)))).collect()
     }
 
     pub fn threads_per_block(&self) -> u32 {
