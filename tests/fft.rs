@@ -5,7 +5,7 @@
 mod common;
 mod fft_support;
 
-use coalesce::fft::factor::{bluestein_len, largest_prime_factor};
+use coalesce::fft::factor::{bluestein_len, largest_prime_factor, prime_factors};
 use coalesce::fft::{limits, Core, Direction, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_recipes, poisoned};
@@ -82,6 +82,25 @@ fn f64_all_kinds() {
         problems.extend([2, 15, 16, 98, 2048].map(|n| FftProblem::c2r(n, 2)));
         problems.push(FftProblem::c2c(60, 3).in_place());
         check_all::<f64>(&device, &problems, "f64");
+    }
+}
+
+/// Rows the planner packs with composite codelets of 17 to 32 points, in fewer passes
+/// (src/fft/fewer_passes.rs): every such length up to 4096 in the GPU suite, a sample in CI;
+/// C2C, R2C and C2R, out of place and in place.
+#[test]
+fn long_codelet_rows_every_kind() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let long_codelet = |p: &FftProblem| {
+            FftRecipe::design(*p, lim).is_ok_and(|r| matches!(&r.core, Core::Stockham { radices, .. } if radices.iter().any(|&x| x > 16 && prime_factors(x).len() > 1)))
+        };
+        let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (17..=4096).collect() } else { vec![754, 2880, 3125, 3960, 4000] };
+        let mut problems: Vec<FftProblem> =
+            lengths.iter().flat_map(|&n| [FftProblem::c2c(n, 2), FftProblem::r2c(n, 2), FftProblem::c2r(n, 2)]).filter(long_codelet).collect();
+        assert!(problems.len() >= 8, "the sample lost its long codelets: {problems:?}");
+        problems.extend([FftProblem::c2c(3125, 2).in_place(), FftProblem::r2c(4000, 2).in_place(), FftProblem::c2r(4000, 2).in_place()].into_iter().filter(long_codelet));
+        check_all::<f32>(&device, &problems, "long codelets f32");
     }
 }
 

@@ -1,8 +1,13 @@
 //! Integer factoring for planning: radix choice for mixed-radix passes and the length of
 //! Bluestein's convolution.
 
-/// Largest radix a straight-line composite codelet is generated for.
+/// Largest composite radix the planner packs by default.
 pub const MAX_COMPOSITE_RADIX: usize = 16;
+
+/// Largest composite radix a straight-line codelet is generated for when a cap asks for it
+/// (`pack_radices_capped`): fewer passes over shared memory for long rows, at more registers
+/// per thread.
+pub const LARGEST_COMPOSITE_CODELET: usize = 32;
 
 /// Prime factors of `n` in ascending order, with multiplicity.
 pub fn prime_factors(mut n: usize) -> Vec<usize> {
@@ -81,9 +86,45 @@ impl StockhamModel {
     }
 }
 
-/// As [`pack_radices`], with any product of factors up to `cap` (at most 16).
+/// As [`pack_radices`], with any product of factors up to `cap` (at most
+/// [`LARGEST_COMPOSITE_CODELET`]).
 pub fn pack_radices_capped(n: usize, max_prime: usize, cap: usize) -> Option<Vec<usize>> {
-    pack(n, max_prime, |r| r <= cap.min(MAX_COMPOSITE_RADIX))
+    pack(n, max_prime, |r| r <= cap.min(LARGEST_COMPOSITE_CODELET))
+}
+
+/// Splits `n` into the fewest radices, each a prime up to `max_prime` or a composite up to
+/// `cap` (at most [`LARGEST_COMPOSITE_CODELET`]); among those, the most even (smallest largest
+/// radix). Largest first. None when a prime factor exceeds `max_prime`.
+pub fn pack_fewest_passes(n: usize, max_prime: usize, cap: usize) -> Option<Vec<usize>> {
+    if largest_prime_factor(n) > max_prime {
+        return None;
+    }
+    let cap = cap.min(LARGEST_COMPOSITE_CODELET);
+    let fits = |r: usize| r <= cap || prime_factors(r).len() == 1;
+    // Radices in non-increasing order, so each multiset is met once.
+    fn search(n: usize, most: usize, fits: &dyn Fn(usize) -> bool, now: &mut Vec<usize>, best: &mut Option<Vec<usize>>) {
+        if n == 1 {
+            let better = best.as_ref().is_none_or(|b| (now.len(), now[0]) < (b.len(), b[0]));
+            if better {
+                *best = Some(now.clone());
+            }
+            return;
+        }
+        if best.as_ref().is_some_and(|b| now.len() + 1 > b.len()) {
+            return;
+        }
+        for r in (2..=most.min(n)).rev().filter(|&r| n % r == 0 && fits(r)) {
+            now.push(r);
+            search(n / r, r, fits, now, best);
+            now.pop();
+        }
+    }
+    if n == 1 {
+        return Some(Vec::new());
+    }
+    let mut best = None;
+    search(n, n, &fits, &mut Vec::new(), &mut best);
+    best
 }
 
 fn pack(n: usize, max_prime: usize, fits: impl Fn(usize) -> bool) -> Option<Vec<usize>> {
@@ -208,6 +249,23 @@ mod tests {
         assert_eq!(pack_radices(1, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), Vec::<usize>::new());
         assert_eq!(pack_radices_capped(4096, 61, 8).unwrap(), vec![8, 8, 8, 8]);
         assert_eq!(pack_radices_capped(2 * 3 * 53, 61, 4).unwrap(), vec![53, 3, 2]);
+    }
+
+    #[test]
+    fn fewest_passes_are_fewest_then_most_even() {
+        assert_eq!(pack_fewest_passes(3125, 61, 32).unwrap(), vec![25, 25, 5]);
+        assert_eq!(pack_fewest_passes(3960, 61, 24).unwrap(), vec![20, 18, 11]);
+        assert_eq!(pack_fewest_passes(754, 61, 32).unwrap(), vec![29, 26]);
+        assert_eq!(pack_fewest_passes(4096, 61, 16).unwrap(), vec![16, 16, 16]);
+        assert_eq!(pack_fewest_passes(1, 61, 32).unwrap(), Vec::<usize>::new());
+        assert_eq!(pack_fewest_passes(67 * 2, 61, 32), None);
+        for n in 2..=2048 {
+            let Some(r) = pack_fewest_passes(n, 61, 32) else { continue };
+            assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
+            assert!(r.iter().all(|&x| x <= 32 || prime_factors(x).len() == 1), "{n}: {r:?}");
+            let greedy = pack_radices_capped(n, 61, 32).unwrap();
+            assert!(r.len() <= greedy.len(), "{n}: {r:?} longer than greedy {greedy:?}");
+        }
     }
 
     #[test]

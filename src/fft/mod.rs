@@ -53,6 +53,7 @@ pub mod nd;
 mod nd_plan;
 pub mod nd_recipe;
 pub mod factor;
+mod fewer_passes;
 mod plan;
 mod problem;
 mod recipe;

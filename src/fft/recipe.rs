@@ -441,14 +441,16 @@ impl FftRecipe {
         Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
-    /// As [`FftRecipe::design`], with composite radices of at most `radix_cap` (2 to 16):
+    /// As [`FftRecipe::design`], with composite radices of at most `radix_cap` (2 to 32):
     /// smaller radices mean more passes but more threads per transform and fewer registers.
     pub fn design_with_radix_cap(problem: FftProblem, limits: DeviceLimits, radix_cap: usize) -> Result<Self> {
         problem.validate()?;
         Self::design_core(problem, Some(radix_cap.max(2)), StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
-    /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; where that
+    /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; for
+    /// contiguous Stockham rows, fewer passes with longer codelets where they were measured to
+    /// win ([`FftRecipe::in_fewer_passes`]); where the core
     /// is Bluestein on a factor, Bluestein over the whole row instead if it issues less work
     /// ([`FftRecipe::issued_work`]). Between the two, the one with less work was the faster
     /// at 40 of 54 sampled lengths on an H200 (seventh session's variants), and picking by it
@@ -456,7 +458,10 @@ impl FftRecipe {
     /// came within 7%, always whole 11%.
     pub(crate) fn design_core(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, limits: DeviceLimits) -> Result<Self> {
         let len = Self::core_len(&problem);
-        let recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
+        let mut recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
+        if radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS {
+            recipe = recipe.in_fewer_passes(limits);
+        }
         let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
         let whole = Core::bluestein(len, len, whole_row_bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
         match whole.map(|core| Self::design_around(problem, core, limits)) {

@@ -1,0 +1,92 @@
+//! Long contiguous rows in fewer passes: composite codelets of 17 to 32 points (18, 20, 21,
+//! 22, 24, 25, 26, 27, 28, 30, 32) where they save a pass over shared memory.
+//!
+//! The default packing ([`pack_radices`](super::factor::pack_radices)) stops at 16-point
+//! composites, so 3125 takes five radix-5 passes and 754 = 29 x 13 x 2 three. Measured on an H200
+//! (`bench fft --suite variants`, twelfth session, docs/BENCHMARKS.md), fewer passes won where
+//! the row kept enough threads: 3125 as 25 x 25 x 5 ran 1.20x faster, 754 as 29 x 26 1.56x; but
+//! 540 as 27 x 20 (20 threads, each holding a 27-point codelet) ran 0.73x. The rule below is
+//! what separated the two over 442 lengths.
+
+use super::factor::{pack_fewest_passes, pack_radices_capped, prime_factors, LARGEST_COMPOSITE_CODELET};
+use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, MAX_PRIME_RADIX};
+use super::problem::Precision;
+
+/// Threads a row must keep when its widest pass is a composite codelet above 16 points.
+const COMPOSITE_WIDEST_MIN_THREADS: u32 = 96;
+
+/// Threads a row must keep when its widest pass is a prime codelet (17 to 61 points): that
+/// pass costs the same either way, and the rest of the row merges into one composite pass.
+const PRIME_WIDEST_MIN_THREADS: u32 = 16;
+
+/// Longest half-length core (R2C and C2R of even N) given fewer passes: those of N up to 4096
+/// ran 1.09x (R2C) and 1.03x (C2R) faster, the 8192-point core of a 16384-point R2C as 32 x 32 x
+/// 8 0.81x (16 x 16 x 16 x 2 before).
+const HALF_LENGTH_MAX_CORE: usize = 2048;
+
+/// Radices of `len` allowed composite codelets beyond 16 points: the greedy packings under
+/// several caps and the fewest-pass packings, each at most once.
+fn packings_with_long_codelets(len: usize) -> Vec<Vec<usize>> {
+    let greedy = [20, 24, 25, 27, LARGEST_COMPOSITE_CODELET].into_iter().filter_map(|cap| pack_radices_capped(len, MAX_PRIME_RADIX, cap));
+    let fewest = [24, LARGEST_COMPOSITE_CODELET].into_iter().filter_map(|cap| pack_fewest_passes(len, MAX_PRIME_RADIX, cap));
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    for radices in greedy.chain(fewest) {
+        if !out.contains(&radices) {
+            out.push(radices);
+        }
+    }
+    out
+}
+
+impl FftRecipe {
+    /// This Stockham recipe, or one of the same problem whose row takes fewer passes with
+    /// composite codelets of up to 32 points, where the row keeps at least
+    /// [`COMPOSITE_WIDEST_MIN_THREADS`] threads (or [`PRIME_WIDEST_MIN_THREADS`] when its
+    /// widest pass is a prime codelet): the fewest passes, then the least issued work. f32
+    /// only: f64 codelets hold twice the registers, and were not measured. Half-length cores
+    /// of R2C and C2R up to [`HALF_LENGTH_MAX_CORE`] points.
+    pub(crate) fn in_fewer_passes(self, limits: DeviceLimits) -> FftRecipe {
+        let Core::Stockham { len, radices: ref picked } = self.core else { return self };
+        if self.problem.precision != Precision::F32 || (self.packing == RealPacking::HalfLength && len > HALF_LENGTH_MAX_CORE) {
+            return self;
+        }
+        let mut best: Option<FftRecipe> = None;
+        for radices in packings_with_long_codelets(len).into_iter().filter(|r| r.len() < picked.len()) {
+            let widest = radices.iter().copied().max().unwrap_or(1);
+            let prime_widest = prime_factors(widest).len() == 1;
+            let min_threads = if prime_widest { PRIME_WIDEST_MIN_THREADS } else { COMPOSITE_WIDEST_MIN_THREADS };
+            let Ok(candidate) = FftRecipe::design_around(self.problem, Core::Stockham { len, radices }, limits) else { continue };
+            if candidate.tuning.threads_per_transform < min_threads {
+                continue;
+            }
+            let rank = |r: &FftRecipe| (r.core.passes(), r.issued_work());
+            if best.as_ref().is_none_or(|b| rank(&candidate) < rank(b)) {
+                best = Some(candidate);
+            }
+        }
+        best.unwrap_or(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fft::{Core, DeviceLimits, FftProblem, FftRecipe};
+
+    fn radices(n: usize) -> Vec<usize> {
+        match FftRecipe::design(FftProblem::c2c(n, 1000), DeviceLimits::H200).unwrap().core {
+            Core::Stockham { radices, .. } => radices,
+            other => panic!("{n}: not Stockham: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn long_rows_and_large_primes_take_fewer_passes() {
+        assert_eq!(radices(3125), [25, 25, 5]);
+        assert_eq!(radices(754), [29, 26]);
+        // A 27-point codelet over 20 threads lost: 540 keeps three passes.
+        assert_eq!(radices(540).len(), 3);
+        // f64 is unchanged.
+        let f64_3125 = FftRecipe::design(FftProblem::c2c(3125, 10).f64(), DeviceLimits::H200).unwrap();
+        assert!(matches!(f64_3125.core, Core::Stockham { ref radices, .. } if radices.len() == 5));
+    }
+}
