@@ -15,8 +15,9 @@ use super::problem::Precision;
 /// Threads a row must keep when its widest pass is a composite codelet above 16 points.
 const COMPOSITE_WIDEST_MIN_THREADS: u32 = 96;
 
-/// Threads a row must keep when its widest pass is a prime codelet (17 to 61 points): that
-/// pass costs the same either way, and the rest of the row merges into one composite pass.
+/// Threads a row must keep when its widest pass is a prime codelet (mostly 17 to 61 points,
+/// beside which the rest of the row merges into one composite pass): that pass and its thread
+/// count are the same either way.
 const PRIME_WIDEST_MIN_THREADS: u32 = 16;
 
 /// Longest half-length core (R2C and C2R of even N) given fewer passes: those of N up to 4096
