@@ -3,7 +3,7 @@
 //! multiplies of a plain DFT), composites by one Cooley-Tukey split into smaller codelets with
 //! constant twiddles, quarter turns done as swaps and sign flips.
 
-use super::factor::prime_factors;
+use super::factor::is_prime;
 use super::tables::unit_root;
 
 /// Formats a real constant as a literal of the kernel's precision.
@@ -69,7 +69,7 @@ impl Gen {
         match r {
             1 => x.to_vec(),
             2 => vec![self.add(&x[0], &x[1]), self.sub(&x[0], &x[1])],
-            _ if prime_factors(r).len() == 1 => self.prime(x),
+            _ if is_prime(r) => self.prime(x),
             _ => self.split(x),
         }
     }

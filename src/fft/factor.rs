@@ -26,6 +26,11 @@ pub fn prime_factors(mut n: usize) -> Vec<usize> {
     out
 }
 
+/// Whether `n` is prime.
+pub fn is_prime(n: usize) -> bool {
+    n >= 2 && prime_factors(n).len() == 1
+}
+
 /// Largest prime factor (1 for n = 1).
 pub fn largest_prime_factor(n: usize) -> usize {
     prime_factors(n).last().copied().unwrap_or(1)
@@ -100,7 +105,7 @@ pub fn pack_fewest_passes(n: usize, max_prime: usize, cap: usize) -> Option<Vec<
         return None;
     }
     let cap = cap.min(LARGEST_COMPOSITE_CODELET);
-    let fits = |r: usize| r <= cap || prime_factors(r).len() == 1;
+    let fits = |r: usize| r <= cap || is_prime(r);
     // Radices in non-increasing order, so each multiset is met once.
     fn search(n: usize, most: usize, fits: &dyn Fn(usize) -> bool, now: &mut Vec<usize>, best: &mut Option<Vec<usize>>) {
         if n == 1 {
@@ -186,27 +191,32 @@ pub fn primitive_root(p: usize) -> usize {
 /// pads to 2048 (1.18x faster than 2025), while 131 stays at 270. Bluestein on a factor
 /// takes it; over a whole row, [`whole_row_bluestein_len`].
 pub fn bluestein_len(n: usize) -> usize {
-    let lo = (2 * n).saturating_sub(1).max(1);
     let cost = |m: usize| {
         let passes = pack_radices_capped(m, 7, MAX_COMPOSITE_RADIX).map_or(usize::MAX / (8 * m), |r| r.len().max(1));
         m * passes * if m.is_power_of_two() { 4 } else { 5 }
     };
-    convolution_lengths(n).min_by_key(|&m| (cost(m), m)).unwrap_or(lo)
+    convolution_lengths(n).min_by_key(|&m| (cost(m), m)).unwrap_or(shortest_convolution_len(n))
 }
 
 /// The 7-smooth lengths from 2 factor - 1 (the shortest cyclic convolution Bluestein's
 /// algorithm for a length-`factor` DFT can use) up to the next power of two: the candidates
 /// `bluestein_len` and [`FAST_CONVOLUTION_LENGTHS`] pick from.
 pub fn convolution_lengths(factor: usize) -> impl Iterator<Item = usize> {
-    let lo = (2 * factor).saturating_sub(1).max(1);
+    let lo = shortest_convolution_len(factor);
     (lo..=lo.next_power_of_two()).filter(|&m| is_smooth(m, 7))
+}
+
+/// 2 `factor` - 1 (at least 1): the shortest cyclic convolution Bluestein's algorithm can use
+/// for a length-`factor` DFT.
+fn shortest_convolution_len(factor: usize) -> usize {
+    (2 * factor).saturating_sub(1).max(1)
 }
 
 /// Length of the convolution for Bluestein over a whole row of length `n`: for 2n - 1 from
 /// 257 to 8192, the shortest of [`FAST_CONVOLUTION_LENGTHS`] from 2n - 1 on; elsewhere
 /// [`bluestein_len`]'s model.
 pub fn whole_row_bluestein_len(n: usize) -> usize {
-    let lo = (2 * n).saturating_sub(1).max(1);
+    let lo = shortest_convolution_len(n);
     match FAST_CONVOLUTION_LENGTHS.iter().find(|&&m| m >= lo) {
         Some(&m) if lo > FAST_CONVOLUTION_LENGTHS[0] => m,
         _ => bluestein_len(n),
@@ -240,7 +250,7 @@ mod tests {
                 continue;
             };
             assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
-            assert!(r.iter().all(|&x| x <= 61 && (x <= MAX_COMPOSITE_RADIX || prime_factors(x).len() == 1)), "{n}: {r:?}");
+            assert!(r.iter().all(|&x| x <= 61 && (x <= MAX_COMPOSITE_RADIX || is_prime(x))), "{n}: {r:?}");
         }
         assert_eq!(pack_radices(4096, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![16, 16, 16]);
         assert_eq!(pack_radices(2904, 61, StockhamModel::STRIDED_GRID_RADER).unwrap(), vec![11, 11, 6, 4]);
@@ -262,7 +272,7 @@ mod tests {
         for n in 2..=2048 {
             let Some(r) = pack_fewest_passes(n, 61, 32) else { continue };
             assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
-            assert!(r.iter().all(|&x| x <= 32 || prime_factors(x).len() == 1), "{n}: {r:?}");
+            assert!(r.iter().all(|&x| x <= 32 || is_prime(x)), "{n}: {r:?}");
             let greedy = pack_radices_capped(n, 61, 32).unwrap();
             assert!(r.len() <= greedy.len(), "{n}: {r:?} longer than greedy {greedy:?}");
         }

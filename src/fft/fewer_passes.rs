@@ -8,7 +8,7 @@
 //! 540 as 27 x 20 (20 threads, each holding a 27-point codelet) ran 0.73x. The rule below is
 //! what separated the two over 442 lengths.
 
-use super::factor::{pack_fewest_passes, pack_radices_capped, prime_factors, LARGEST_COMPOSITE_CODELET};
+use super::factor::{is_prime, pack_fewest_passes, pack_radices_capped, LARGEST_COMPOSITE_CODELET};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, MAX_PRIME_RADIX};
 use super::problem::Precision;
 
@@ -25,11 +25,24 @@ const PRIME_WIDEST_MIN_THREADS: u32 = 16;
 /// 8 0.81x (16 x 16 x 16 x 2 before).
 const HALF_LENGTH_MAX_CORE: usize = 2048;
 
+/// Caps on composite codelets for the greedy packing ([`pack_radices_capped`]) that the rule
+/// searches and the variants benchmark times (`radix<=C`).
+pub(crate) const LONG_CODELET_CAPS: [usize; 5] = [20, 24, 25, 27, LARGEST_COMPOSITE_CODELET];
+
+/// Caps for the fewest-pass packing ([`pack_fewest_passes`]), searched and timed likewise
+/// (`fewest passes<=C`).
+pub(crate) const FEWEST_PASS_CAPS: [usize; 2] = [24, LARGEST_COMPOSITE_CODELET];
+
+/// The fewest-pass packing of `len` under `cap`, primes up to the largest prime codelet.
+pub(crate) fn fewest_pass_radices(len: usize, cap: usize) -> Option<Vec<usize>> {
+    pack_fewest_passes(len, MAX_PRIME_RADIX, cap)
+}
+
 /// Radices of `len` allowed composite codelets beyond 16 points: the greedy packings under
-/// several caps and the fewest-pass packings, each at most once.
+/// [`LONG_CODELET_CAPS`] and the fewest-pass ones under [`FEWEST_PASS_CAPS`], each at most once.
 fn packings_with_long_codelets(len: usize) -> Vec<Vec<usize>> {
-    let greedy = [20, 24, 25, 27, LARGEST_COMPOSITE_CODELET].into_iter().filter_map(|cap| pack_radices_capped(len, MAX_PRIME_RADIX, cap));
-    let fewest = [24, LARGEST_COMPOSITE_CODELET].into_iter().filter_map(|cap| pack_fewest_passes(len, MAX_PRIME_RADIX, cap));
+    let greedy = LONG_CODELET_CAPS.into_iter().filter_map(|cap| pack_radices_capped(len, MAX_PRIME_RADIX, cap));
+    let fewest = FEWEST_PASS_CAPS.into_iter().filter_map(|cap| fewest_pass_radices(len, cap));
     let mut out: Vec<Vec<usize>> = Vec::new();
     for radices in greedy.chain(fewest) {
         if !out.contains(&radices) {
@@ -54,8 +67,7 @@ impl FftRecipe {
         let mut best: Option<FftRecipe> = None;
         for radices in packings_with_long_codelets(len).into_iter().filter(|r| r.len() < picked.len()) {
             let widest = radices.iter().copied().max().unwrap_or(1);
-            let prime_widest = prime_factors(widest).len() == 1;
-            let min_threads = if prime_widest { PRIME_WIDEST_MIN_THREADS } else { COMPOSITE_WIDEST_MIN_THREADS };
+            let min_threads = if is_prime(widest) { PRIME_WIDEST_MIN_THREADS } else { COMPOSITE_WIDEST_MIN_THREADS };
             let Ok(candidate) = FftRecipe::design_around(self.problem, Core::Stockham { len, radices }, limits) else { continue };
             if candidate.tuning.threads_per_transform < min_threads {
                 continue;

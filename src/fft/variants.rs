@@ -2,7 +2,8 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, pack_fewest_passes, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
+use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 impl FftRecipe {
@@ -15,15 +16,15 @@ impl FftRecipe {
                 out.push((name, r));
             }
         };
-        for cap in [32, 27, 25, 24, 20, 16, 8, 4] {
+        for cap in LONG_CODELET_CAPS.into_iter().rev().chain([16, 8, 4]) {
             if let Ok(r) = FftRecipe::design_with_radix_cap(self.problem, limits, cap) {
                 offer(format!("radix<={cap}"), r);
             }
         }
-        // Long rows in the fewest passes, composite codelets up to 24 or 32 points.
+        // Long rows in the fewest passes (the packings `in_fewer_passes` searches).
         if let Core::Stockham { len, .. } = self.core {
-            for cap in [24, 32] {
-                let core = pack_fewest_passes(len, super::recipe::MAX_PRIME_RADIX, cap).map(|radices| Core::Stockham { len, radices });
+            for cap in FEWEST_PASS_CAPS {
+                let core = fewest_pass_radices(len, cap).map(|radices| Core::Stockham { len, radices });
                 if let Some(Ok(r)) = core.map(|c| FftRecipe::design_around(self.problem, c, limits)) {
                     offer(format!("fewest passes<={cap}"), r);
                 }
