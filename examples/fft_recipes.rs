@@ -1,10 +1,32 @@
 //! Prints the recipe the planner designs for each length given on the command line (no
-//! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`. A shape such
-//! as `64x64x64` prints the passes of the C2C transform over all its axes.
+//! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`. A length may
+//! carry prefixes for the kind and precision: `r2c:360`, `c2r:360`, `f64:360`, `f64:r2c:360`
+//! (C2C f32 without). A shape such as `64x64x64` prints the passes of the C2C transform over
+//! all its axes.
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 
 use coalesce::fft::{DeviceLimits, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe};
+
+/// The 1D problem of an argument such as `f64:r2c:360`, or None where it is not one.
+fn problem_of(arg: &str) -> Option<FftProblem> {
+    let (mut kind, mut f64): (fn(usize, usize) -> FftProblem, bool) = (FftProblem::c2c, false);
+    let mut parts = arg.split(':').peekable();
+    while let Some(part) = parts.next() {
+        match part {
+            "r2c" => kind = FftProblem::r2c,
+            "c2r" => kind = FftProblem::c2r,
+            "c2c" => kind = FftProblem::c2c,
+            "f64" => f64 = true,
+            len if parts.peek().is_none() => {
+                let problem = kind(len.parse().ok()?, 1 << 16);
+                return Some(if f64 { problem.f64() } else { problem });
+            }
+            _ => return None,
+        }
+    }
+    None
+}
 
 fn main() {
     let limits = DeviceLimits::H200;
@@ -25,6 +47,13 @@ fn main() {
         }
     };
     for arg in args {
+        if let Some(problem) = arg.contains(':').then(|| problem_of(&arg)).flatten() {
+            match FftRecipe::design(problem, limits) {
+                Ok(r) => show(&r),
+                Err(e) => println!("{arg}: {e}"),
+            }
+            continue;
+        }
         let shape: Option<Vec<usize>> = arg.split('x').map(|d| d.parse().ok()).collect();
         match shape {
             Some(shape) if shape.len() > 1 => {

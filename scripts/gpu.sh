@@ -18,6 +18,9 @@
 #   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
 #              extra arguments from $FFT_ARGS (e.g. "--suite sweep --sizes 2..512"); $FFT_BIN
 #              runs another build instead (an older commit's CLI, staged beside, for A/B runs)
+#   ab         same-run A/B: for each suite in $AB_SUITES (default "real"), `coalesce bench fft
+#              --suite S $AB_ARGS` with the older CLI staged as .gpu/old/coalesce, then with this
+#              one; CSVs to $OUT/ab/S-old-*.csv and S-new-*.csv
 #   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
 #   permute    `coalesce bench permute` (seed cases, n^3 orders, 200 random permutations,
 #              interlace, shifts) beside the naive gather, CSV; extra arguments from
@@ -26,8 +29,9 @@
 #              numpy order, e.g. "95,9,185,59,14/4,2,3,1,0"): every designed tile and block order
 #   profile-permute  Nsight Compute on the tiled kernel of each permute in $PROFILE_PERMUTE (same
 #              form; default $PERMUTE_CASES)
-#   profile    Nsight Compute on the C2C f32 kernel of each length in $PROFILE_SIZES (default
-#              "35 2904 4093"): throughput, occupancy, bank conflicts, warp stalls
+#   profile    Nsight Compute on the f32 kernel of kind $PROFILE_KIND (c2c, r2c or c2r; default
+#              c2c) of each length in $PROFILE_SIZES (default "35 2904 4093"): throughput,
+#              occupancy, bank conflicts, warp stalls
 #   registers  registers and spills (nvcc -Xptxas -v) of the kernel sources in .gpu/src, dumped
 #              here after `stage` (which empties .gpu/) with
 #              `cargo run --release --example fft_recipes -- --source .gpu/src N...`
@@ -142,17 +146,31 @@ run() {
                     --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
                     "$STAGE/coalesce" bench permute --shape "${c%/*}" --axes "${c#*/}" 2>&1 | grep -v "^==PROF==" | tail -n 120
             done | tee "$OUT/profile-permute.txt" ;;
+        ab)
+            mkdir -p "$OUT/ab"
+            for suite in ${AB_SUITES:-real}; do
+                for side in old new; do
+                    bin="$STAGE/coalesce"; [ $side = old ] && bin="$STAGE/old/coalesce"
+                    rm -rf /tmp/ab-csv; mkdir -p /tmp/ab-csv
+                    # shellcheck disable=SC2086
+                    "$bin" bench fft --suite "$suite" ${AB_ARGS:-} --csv /tmp/ab-csv/fft.csv > "$OUT/ab/$suite-$side.txt" 2>&1 ||
+                        { echo "!! $side CLI failed on --suite $suite"; status=1; }
+                    for f in /tmp/ab-csv/*.csv; do [ -f "$f" ] && cp "$f" "$OUT/ab/$suite-$side-$(basename "$f")"; done
+                done
+            done ;;
         accuracy)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;
         profile)
+            kind=${PROFILE_KIND:-c2c}
+            suite=sweep; [ "$kind" = c2c ] || suite=real
             for n in ${PROFILE_SIZES:-35 2904 4093}; do
-                echo "== n=$n"
-                ncu --clock-control none --kernel-name "regex:^fft_c2c_f32_n${n}_" --launch-count 1 \
+                echo "== $kind n=$n"
+                ncu --clock-control none --kernel-name "regex:^fft_${kind}_f32_n${n}_" --launch-count 1 \
                     --section SpeedOfLight --section Occupancy --section LaunchStats \
                     --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
-                    "$STAGE/coalesce" bench fft --suite sweep --sizes "$n" 2>&1 | grep -v "^==PROF==" | tail -n 120
-            done | tee "$OUT/profile.txt" ;;
+                    "$STAGE/coalesce" bench fft --suite "$suite" --sizes "$n" 2>&1 | grep -v "^==PROF==" | tail -n 120
+            done | tee -a "$OUT/profile.txt" ;;
         registers)
             for f in "$STAGE"/src/*.cu; do
                 [ -f "$f" ] || { echo "no sources in $STAGE/src: dump them with the fft_recipes example"; break; }
@@ -160,7 +178,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft permute cases accuracy profile profile-permute registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft ab permute cases accuracy profile profile-permute registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.
@@ -172,5 +190,5 @@ run() {
 case "${1:-}" in
 stage) stage ;;
 run) shift; run "$@" ;;
-*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft permute accuracy profile registers]"; exit 2 ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft ab permute accuracy profile registers]"; exit 2 ;;
 esac

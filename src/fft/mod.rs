@@ -54,6 +54,7 @@ mod nd_plan;
 pub mod nd_recipe;
 pub mod factor;
 mod fewer_passes;
+mod half_spectrum;
 mod plan;
 mod problem;
 mod recipe;

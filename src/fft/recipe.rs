@@ -350,6 +350,13 @@ pub struct FftTuning {
     /// through shared memory and one barrier fewer; see `Core::stages`); else the two passes
     /// run apart.
     pub fused_convolution: bool,
+    /// R2C and C2R of even length N = 2m (a half-length core): one thread separates (R2C, in
+    /// the store phase) or rebuilds (C2R, in the load phase) values i and m-i of the packed
+    /// spectrum together, from the same two values and twiddle, so that each value is read
+    /// once; else each value on its own, reading both. C2R's pairs are read in a staged load
+    /// (with direct_io its last pass still writes directly); Bluestein's cores read element
+    /// by element regardless (the chirp rides on `read_input`). False for other problems.
+    pub half_spectrum_pairs: bool,
 }
 
 impl FftTuning {
@@ -602,9 +609,11 @@ impl FftRecipe {
                 min_blocks_per_sm: 1,
                 ping_pong: false,
                 fused_convolution: rader || bluestein,
+                half_spectrum_pairs: false,
             },
             io: None,
         };
+        recipe.tuning.half_spectrum_pairs = recipe.pairs_half_spectrum();
         // (Not with two butterflies per thread: the 8192-point convolution ran 1.66x slower so.)
         if bluestein
             && core.region() >= 2048
@@ -758,10 +767,11 @@ impl FftRecipe {
         };
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
-            "{twiddles}{}{}{}",
+            "{twiddles}{}{}{}{}",
             if self.tuning.direct_io { "_d" } else { "" },
             if self.tuning.ping_pong { "_pp" } else { "" },
-            if split { "_split" } else { "" }
+            if split { "_split" } else { "" },
+            if self.tuning.half_spectrum_pairs { "_pairs" } else { "" }
         );
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         let pad = match self.tuning.launch_minimum() {

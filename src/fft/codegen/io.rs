@@ -91,6 +91,19 @@ impl KernelWriter<'_> {
         !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength)
     }
 
+    /// Whether the kernel reads its input element by element (`read_input`); C2R of even
+    /// length with `half_spectrum_pairs` into a Stockham or Rader core instead rebuilds the
+    /// packed spectrum's values i and m-i together from X[i] and X[m-i] in the load phase
+    /// (`load_half_spectrum_pairs`), so that each input value is read once (element by
+    /// element, each value of the core takes two global reads and a twiddle). Bluestein's
+    /// cores keep `read_input`, which applies their chirp and zero padding.
+    pub(super) fn reads_elementwise(&self) -> bool {
+        !(self.r.problem.kind == FftKind::C2R
+            && self.r.packing == RealPacking::HalfLength
+            && self.r.tuning.half_spectrum_pairs
+            && matches!(self.r.core, Core::Stockham { .. } | Core::Rader { .. }))
+    }
+
     /// Defines `write_output(out, tables, row, j, c, v, sign, scale)`: stores value i = j + c <
     /// the core length of the core's (final) output for one row; c a literal, as for read_input.
     pub(super) fn write_output_function(&mut self) {
@@ -119,6 +132,9 @@ impl KernelWriter<'_> {
 
     /// The load phase: the block's rows into shared memory through `read_input`.
     pub(super) fn load(&mut self) {
+        if !self.reads_elementwise() {
+            return self.load_half_spectrum_pairs();
+        }
         // Bluestein's rows load with their zero padding; Rader's spare slots are not loaded.
         let count = match self.r.core {
             Core::Rader { len, .. } => len,
@@ -142,10 +158,38 @@ impl KernelWriter<'_> {
             });
             return;
         }
+        if !self.r.tuning.half_spectrum_pairs {
+            return self.store_half_spectrum_elementwise();
+        }
         let m = p.len / 2;
-        let (apart, half) = (p.row_elements().1, p.half_spectrum_len());
+        let apart = p.row_elements().1;
         let real_twiddles = self.tables.real_twiddles;
         let half_lit = self.lit.real(0.5);
+        // Pairs i = 0..=m/2: X[m-i] comes from the same two values and twiddle as X[i], so each
+        // value of the core is read once (pair 0 is X[0] and X[m]; for even m, pair m/2 is one
+        // value).
+        self.row_loop(m / 2 + 1, |w| {
+            w.comment(&[
+                "X[i] = E + W^i O and X[m-i] = conj(E - W^i O), W = e^{-2 pi i/N}, with",
+                "E = (Z[i] + conj Z[m-i])/2 and O = -i (Z[i] - conj Z[m-i])/2 (indices mod m)",
+            ]);
+            w.line(format!("const cplx a = {};", Self::sh(buffer, "row", "i")));
+            w.line(format!("const cplx b = cconj({});", Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)"))));
+            w.line(format!("const cplx even = cscale(cadd(a, b), {half_lit});"));
+            w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half_lit})), tables[{real_twiddles}u + i]);"));
+            w.line(format!("GLOBAL cplx* X = out_rows + row * {apart}u;"));
+            w.line("X[i] = cscale(cadd(even, odd), scale);");
+            w.line(format!("if (2 * i != {m}u) X[{m}u - i] = cscale(cconj(csub(even, odd)), scale);"));
+        });
+    }
+
+    /// R2C's store phase without `half_spectrum_pairs`: each X[i], i = 0..=m, from Z[i] and
+    /// Z[m-i] on its own (consecutive threads write consecutive values of a row).
+    fn store_half_spectrum_elementwise(&mut self) {
+        let p = self.r.problem;
+        let m = p.len / 2;
+        let (apart, half) = (p.row_elements().1, p.half_spectrum_len());
+        let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         self.row_loop(half, |w| {
             w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
             w.line(format!("const cplx a = {};", Self::sh(buffer, "row", &format!("(i == {m}u ? 0 : i)"))));
@@ -154,6 +198,32 @@ impl KernelWriter<'_> {
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
             w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));
             w.line(format!("out_rows[row * {apart}u + i] = cscale(x, scale);"));
+        });
+    }
+
+    /// The load phase of C2R of even length N = 2m (see `reads_elementwise`): per pair i =
+    /// 0..=m/2, X[i] and X[m-i] from global memory give values i and m-i of the packed spectrum
+    /// Z (pair 0 gives value 0 alone, from X[0] and X[m]; for even m, pair m/2 one value).
+    fn load_half_spectrum_pairs(&mut self) {
+        let p = self.r.problem;
+        let m = p.len / 2;
+        let apart = p.row_elements().0;
+        let real_twiddles = self.tables.real_twiddles;
+        self.w.comment(&["load: the block's rows into shared memory, the packed spectrum rebuilt a pair at a time"]);
+        self.row_loop(m / 2 + 1, |w| {
+            w.comment(&[
+                "with a = X[i], b = conj X[m-i] and d = (a - b) W^-i, W = e^{-2 pi i/N}: Z[i] = a + b + i d,",
+                "Z[m-i] = conj(a + b - i d), the spectrum of z[j] = x[2j] + i x[2j+1]. Conjugated: the forward",
+                "core then computes the inverse. The imaginary parts of X[0] and X[m] are ignored, as numpy does.",
+            ]);
+            w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
+            w.line("cplx a = X[i];");
+            w.line(format!("cplx b = X[{m}u - i];"));
+            w.line("if (i == 0) { a.y = 0; b.y = 0; }");
+            w.line("b.y = -b.y;");
+            w.line(format!("const cplx d = cmul(csub(a, b), cconj(tables[{real_twiddles}u + i]));"));
+            w.line("SH(row, i) = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
+            w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);"));
         });
     }
 }

@@ -205,7 +205,9 @@ impl<'a> KernelWriter<'a> {
         match &r.io {
             Some(io) => self.strided_kernel(io),
             None => {
-                self.read_input_function();
+                if self.reads_elementwise() {
+                    self.read_input_function();
+                }
                 if self.writes_elementwise() {
                     self.write_output_function();
                 }
@@ -252,8 +254,9 @@ impl<'a> KernelWriter<'a> {
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
         let sink = if direct && self.writes_elementwise() && self.direct_writes_coalesce() { Sink::Global } else { Sink::Shared };
-        // Rader's first pass gathers its input permuted from shared memory: loaded either way.
-        if direct && !self.r.uses_rader() {
+        // Rader's first pass gathers its input permuted from shared memory, and C2R's packed
+        // spectrum is rebuilt in pairs: loaded either way.
+        if direct && !self.r.uses_rader() && self.reads_elementwise() {
             self.w.comment(&["direct_io: the core's first pass reads global memory, and its last pass writes it where it can"]);
             self.core(Source::Global, sink);
         } else {
