@@ -87,7 +87,7 @@ fn f64_all_kinds() {
 
 /// Rows the planner packs with composite codelets of 17 to 32 points, in fewer passes
 /// (src/fft/fewer_passes.rs): every such length up to 4096 in the GPU suite, a sample in CI;
-/// C2C, R2C and C2R, out of place and in place.
+/// C2C, R2C and C2R in f32, C2C in f64, out of place and in place.
 #[test]
 fn long_codelet_rows_every_kind() {
     for device in common::devices() {
@@ -101,6 +101,12 @@ fn long_codelet_rows_every_kind() {
         assert!(problems.len() >= 8, "the sample lost its long codelets: {problems:?}");
         problems.extend([FftProblem::c2c(3125, 2).in_place(), FftProblem::r2c(4000, 2).in_place(), FftProblem::c2r(4000, 2).in_place()].into_iter().filter(long_codelet));
         check_all::<f32>(&device, &problems, "long codelets f32");
+        // f64 C2C takes them too (composite widest passes only).
+        let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (17..=4096).collect() } else { vec![1782, 2000, 3125] };
+        let mut problems: Vec<FftProblem> = lengths.iter().map(|&n| FftProblem::c2c(n, 2).f64()).filter(long_codelet).collect();
+        assert!(problems.len() >= 3, "the f64 sample lost its long codelets: {problems:?}");
+        problems.push(FftProblem::c2c(2000, 2).f64().in_place());
+        check_all::<f64>(&device, &problems, "long codelets f64");
     }
 }
 

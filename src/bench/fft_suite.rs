@@ -27,8 +27,10 @@ pub enum FftSuite {
     Real,
     Plan,
     Accuracy,
-    /// The heuristic's recipe beside its variants (one tuning choice changed each).
+    /// The heuristic's recipe beside its variants (one tuning choice changed each), C2C f32.
     Variants,
+    /// The same in f64.
+    VariantsF64,
     /// Long 1D C2C (2^12..2^24 and lengths with large prime factors), in passes.
     Large1d,
     /// 2D C2C n x n, 64^2..16384^2.
@@ -42,13 +44,14 @@ pub enum FftSuite {
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 11] = [
+    pub const ALL: [FftSuite; 12] = [
         FftSuite::Sweep,
         FftSuite::F64,
         FftSuite::Real,
         FftSuite::Plan,
         FftSuite::Accuracy,
         FftSuite::Variants,
+        FftSuite::VariantsF64,
         FftSuite::Large1d,
         FftSuite::TwoD,
         FftSuite::ThreeD,
@@ -66,6 +69,7 @@ impl FftSuite {
             FftSuite::Plan => "plan",
             FftSuite::Accuracy => "accuracy",
             FftSuite::Variants => "variants",
+            FftSuite::VariantsF64 => "variants-f64",
             FftSuite::Large1d => "large-1d",
             FftSuite::TwoD => "2d",
             FftSuite::ThreeD => "3d",
@@ -118,9 +122,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 }
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
-            FftSuite::Variants => {
+            FftSuite::Variants | FftSuite::VariantsF64 => {
                 let sizes = if opts.sizes.is_empty() { super::fft_variants::DEFAULT_SIZES.to_vec() } else { (1..=4096).filter(keep).collect() };
-                tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants)?);
+                let precision = if suite == FftSuite::Variants { Precision::F32 } else { Precision::F64 };
+                tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants, precision)?);
             }
             FftSuite::Large1d => tables.push(super::fft_nd_suite::run(device, cfg, "large 1D", super::fft_nd_suite::large_1d(cfg.quick))?),
             FftSuite::TwoD => tables.push(super::fft_nd_suite::run(device, cfg, "2D", super::fft_nd_suite::two_d(cfg.quick))?),

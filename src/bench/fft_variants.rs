@@ -1,6 +1,6 @@
-//! `coalesce bench fft --suite variants`: for each size, the heuristic's recipe beside its
-//! variants (each one tuning choice away, [`FftRecipe::variants`]) and cuFFT, C2C f32 forward
-//! batched to the run's budget. Kernel development: it shows which rule of the heuristic to
+//! `coalesce bench fft --suite variants` (`variants-f64`): for each size, the heuristic's recipe
+//! beside its variants (each one tuning choice away, [`FftRecipe::variants`]) and cuFFT, C2C f32
+//! (f64) forward batched to the run's budget. Kernel development: it shows which rule of the heuristic to
 //! change, and how much a measuring autotuner would gain over it.
 
 use std::collections::BTreeMap;
@@ -27,7 +27,7 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 /// Times the variants of each size's pick, only those named in `only` where it names any
 /// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`; a
 /// trailing `*` takes every name it begins: `convolution*` for every convolution length).
-pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String]) -> Result<Table> {
+pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
     // Every size's pick and variants, compiled together.
@@ -40,7 +40,8 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     };
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
-        let pick = FftRecipe::design(FftProblem::c2c(n, (budget / (complex_bytes(Precision::F32) as usize * n)).max(1)), lim)?;
+        let batch = (budget / (complex_bytes(precision) as usize * n)).max(1);
+        let pick = FftRecipe::design(FftProblem::c2c(n, batch).precision(precision), lim)?;
         for (what, r) in pick.variants(lim) {
             offered.insert(what.clone());
             if only.is_empty() || only.iter().any(|o| matches(o, &what)) {
@@ -53,30 +54,20 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         let known: Vec<&str> = offered.iter().map(String::as_str).collect();
         return Err(crate::error::Error::invalid(format!("--variants: no variant named '{unknown}' for these sizes; they have: {}", known.join(", "))));
     }
-    let mut buffers = Buffers::<f32>::new(device, budget)?;
     let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let pb = progress(cfg, recipes.len(), "variants");
     pb.set_message("compiling");
     let plans = FftPlan::from_recipes(device, recipes.iter().map(|r| r.2.clone()).collect())?;
     pb.set_message("variants");
     let mut table = Table::new(
-        format!("FFT C2C f32 Forward: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
+        format!("FFT C2C {precision} Forward: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
         &["n", "variant", "kernel", "ms", "of copy", "vs heuristic", "vs cuFFT"],
     );
-    let mut per_size: BTreeMap<usize, SizeTimings> = BTreeMap::new();
-    for ((n, what, _), plan) in recipes.iter().zip(&plans) {
-        let p = *plan.problem();
-        let t = time_launches(device, TIMING, || buffers.ours(plan, Direction::Forward))?;
-        let frac = t.gbps(p.bytes_moved() as f64) / copy_gbps;
-        let entry = per_size.entry(*n).or_default();
-        entry.0.push((what.clone(), t.median_ms, frac));
-        if what == "heuristic" && device.backend() == Backend::Cuda {
-            let cp = CufftPlan::new(device, CufftKind::C2C, &[p.len], p.batch)?;
-            let c = time_launches(device, TIMING, || buffers.cufft(&cp, crate::fft::FftKind::C2C, Direction::Forward))?;
-            entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
-        }
-        pb.inc(1);
-    }
+    let labels: Vec<(usize, &str)> = recipes.iter().map(|(n, what, _)| (*n, what.as_str())).collect();
+    let per_size = match precision {
+        Precision::F32 => time_plans(device, &mut Buffers::<f32>::new(device, budget)?, &labels, &plans, copy_gbps, &|| pb.inc(1))?,
+        Precision::F64 => time_plans(device, &mut Buffers::<f64>::new(device, budget)?, &labels, &plans, copy_gbps, &|| pb.inc(1))?,
+    };
     pb.finish_and_clear();
     let kernels: BTreeMap<(usize, &str), String> = recipes.iter().map(|(n, w, r)| ((*n, w.as_str()), r.kernel_name())).collect();
     let mut gains: BTreeMap<String, Vec<(usize, f64)>> = BTreeMap::new();
@@ -102,6 +93,37 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     }
     table.summary = summarize(copy_gbps, &gains, &best_gain);
     Ok(table)
+}
+
+/// Times each plan (labelled by size and variant) on `buffers`, and cuFFT beside each size's
+/// heuristic pick on CUDA, as fractions of `copy_gbps`; `tick` after each plan.
+fn time_plans<T: crate::Element + crate::bench::random::Random>(
+    device: &Device,
+    buffers: &mut Buffers<T>,
+    labels: &[(usize, &str)],
+    plans: &[FftPlan],
+    copy_gbps: f64,
+    tick: &dyn Fn(),
+) -> Result<BTreeMap<usize, SizeTimings>>
+where
+    crate::Complex<T>: crate::Element + crate::bench::random::Random,
+{
+    let mut per_size: BTreeMap<usize, SizeTimings> = BTreeMap::new();
+    for (&(n, what), plan) in labels.iter().zip(plans) {
+        let p = *plan.problem();
+        let t = time_launches(device, TIMING, || buffers.ours(plan, Direction::Forward))?;
+        let frac = t.gbps(p.bytes_moved() as f64) / copy_gbps;
+        let entry = per_size.entry(n).or_default();
+        entry.0.push((what.to_string(), t.median_ms, frac));
+        if what == "heuristic" && device.backend() == Backend::Cuda {
+            let kind = if p.precision == Precision::F64 { CufftKind::Z2Z } else { CufftKind::C2C };
+            let cp = CufftPlan::new(device, kind, &[p.len], p.batch)?;
+            let c = time_launches(device, TIMING, || buffers.cufft(&cp, crate::fft::FftKind::C2C, Direction::Forward))?;
+            entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
+        }
+        tick();
+    }
+    Ok(per_size)
 }
 
 fn summarize(copy_gbps: f64, gains: &BTreeMap<String, Vec<(usize, f64)>>, best: &[(usize, f64, Option<f64>)]) -> Vec<String> {

@@ -54,9 +54,9 @@ enum Command {
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
         /// plan (creation time), accuracy, variants (the heuristic's kernel beside recipes one
-        /// tuning choice away; --sizes picks the lengths); in passes: large-1d, 2d, 3d,
-        /// layouts (axis subsets and strides), strided (rows per block). Default: sweep, f64,
-        /// real, plan.
+        /// tuning choice away; --sizes picks the lengths), variants-f64 (the same in f64); in
+        /// passes: large-1d, 2d, 3d, layouts (axis subsets and strides), strided (rows per
+        /// block). Default: sweep, f64, real, plan.
         #[arg(long = "suite", value_name = "NAME")]
         fft_suites: Vec<String>,
         /// The FFT accuracy report (same as --suite accuracy).
@@ -164,8 +164,8 @@ pub fn run() -> Result<()> {
             let suites = parse_suites(&suites)?;
             let fft_suites: Vec<FftSuite> = fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?;
             let variants = variants.map_or(Vec::new(), |v| v.split(',').map(|name| name.trim().to_string()).collect());
-            if !variants.is_empty() && !fft_suites.contains(&FftSuite::Variants) {
-                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants".into()));
+            if !variants.is_empty() && !fft_suites.iter().any(|s| matches!(s, FftSuite::Variants | FftSuite::VariantsF64)) {
+                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64)".into()));
             }
             let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants };
             if accuracy {

@@ -56,17 +56,23 @@ impl FftRecipe {
     /// This Stockham recipe, or one of the same problem whose row takes fewer passes with
     /// composite codelets of up to 32 points, where the row keeps at least
     /// [`COMPOSITE_WIDEST_MIN_THREADS`] threads (or [`PRIME_WIDEST_MIN_THREADS`] when its
-    /// widest pass is a prime codelet): the fewest passes, then the least issued work. f32
-    /// only: f64 codelets hold twice the registers, and were not measured. Half-length cores
-    /// of R2C and C2R up to [`HALF_LENGTH_MAX_CORE`] points.
+    /// widest pass is a prime codelet): the fewest passes, then the least issued work.
+    /// Half-length cores of R2C and C2R up to [`HALF_LENGTH_MAX_CORE`] points, f32. f64 (whose
+    /// codelets hold twice the registers) only for complex rows whose widest pass is composite,
+    /// the kind measured (thirteenth session: 1936 as 16 x 11 x 11 1.30x, 1452, 1782, 1815
+    /// 1.14x..1.17x).
     pub(crate) fn in_fewer_passes(self, limits: DeviceLimits) -> FftRecipe {
         let Core::Stockham { len, radices: ref picked } = self.core else { return self };
-        if self.problem.precision != Precision::F32 || (self.packing == RealPacking::HalfLength && len > HALF_LENGTH_MAX_CORE) {
+        let f64 = self.problem.precision == Precision::F64;
+        if (self.packing == RealPacking::HalfLength && (f64 || len > HALF_LENGTH_MAX_CORE)) || (f64 && self.packing != RealPacking::Complex) {
             return self;
         }
         let mut best: Option<FftRecipe> = None;
         for radices in packings_with_long_codelets(len).into_iter().filter(|r| r.len() < picked.len()) {
             let widest = radices.iter().copied().max().unwrap_or(1);
+            if f64 && is_prime(widest) {
+                continue;
+            }
             let min_threads = if is_prime(widest) { PRIME_WIDEST_MIN_THREADS } else { COMPOSITE_WIDEST_MIN_THREADS };
             let Ok(candidate) = FftRecipe::design_around(self.problem, Core::Stockham { len, radices }, limits) else { continue };
             if candidate.tuning.threads_per_transform < min_threads {
@@ -98,8 +104,12 @@ mod tests {
         assert_eq!(radices(754), [29, 26]);
         // A 27-point codelet over 20 threads lost: 540 keeps three passes.
         assert_eq!(radices(540).len(), 3);
-        // f64 is unchanged.
-        let f64_3125 = FftRecipe::design(FftProblem::c2c(3125, 10).f64(), DeviceLimits::H200).unwrap();
-        assert!(matches!(f64_3125.core, Core::Stockham { ref radices, .. } if radices.len() == 5));
+        // f64: composite widest passes only (754 keeps three passes there).
+        let f64_radices = |n: usize| match FftRecipe::design(FftProblem::c2c(n, 10).f64(), DeviceLimits::H200).unwrap().core {
+            Core::Stockham { radices, .. } => radices,
+            other => panic!("{n}: not Stockham: {other:?}"),
+        };
+        assert_eq!(f64_radices(1936), [16, 11, 11]);
+        assert_eq!(f64_radices(754).len(), 3);
     }
 }

@@ -581,6 +581,12 @@ impl FftRecipe {
         if matches!(core, Core::Stockham { .. }) && threads_per_transform > ONE_ROW_THREADS {
             transforms = 1;
         }
+        // f64 Stockham rows of several threads: half the rows (thirteenth session's f64
+        // variants: 1.12x over 30 lengths of 3 to 77 threads, 21..1078 points; one row per
+        // thread was not measured).
+        if matches!(core, Core::Stockham { .. }) && problem.precision == Precision::F64 && threads_per_transform > 1 {
+            transforms = (transforms / 2).max(1);
+        }
         if rader {
             transforms = transforms.min((register_threads / threads_per_transform).max(1));
         }
