@@ -1,7 +1,9 @@
 //! The kernel's global-memory side: `read_input` and `write_output`, the two device functions
 //! that turn one element of a row into a value of the complex core and back (packing real
 //! rows, rebuilding a half spectrum, Bluestein's chirps, the inverse's conjugation, scaling),
-//! and the load and store phases that call them when the core does not (no direct_io).
+//! and the load and store phases that call them when the core does not (no direct_io). Real
+//! transforms of even length may instead separate (R2C, store) or rebuild (C2R, load) their
+//! half spectrum a pair of values at a time (`FftTuning::half_spectrum_pairs`).
 
 use super::KernelWriter;
 use crate::fft::problem::FftKind;
@@ -158,13 +160,20 @@ impl KernelWriter<'_> {
             });
             return;
         }
-        if !self.r.tuning.half_spectrum_pairs {
-            return self.store_half_spectrum_elementwise();
+        if self.r.tuning.half_spectrum_pairs {
+            self.store_half_spectrum_pairs();
+        } else {
+            self.store_half_spectrum_elementwise();
         }
+    }
+
+    /// R2C's store phase with `half_spectrum_pairs`: X[i] and X[m-i] of the half spectrum of
+    /// N = 2m points from Z[i] and Z[m-i] of the core's output, by one thread.
+    fn store_half_spectrum_pairs(&mut self) {
+        let p = self.r.problem;
         let m = p.len / 2;
         let apart = p.row_elements().1;
-        let real_twiddles = self.tables.real_twiddles;
-        let half_lit = self.lit.real(0.5);
+        let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         // Pairs i = 0..=m/2: X[m-i] comes from the same two values and twiddle as X[i], so each
         // value of the core is read once (pair 0 is X[0] and X[m]; for even m, pair m/2 is one
         // value).
