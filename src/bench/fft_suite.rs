@@ -160,7 +160,7 @@ fn smooth_and_sampled(smooth_max: usize, max: usize, step: usize, smooth: usize)
     v
 }
 
-fn cufft_kind(kind: FftKind, p: Precision) -> CufftKind {
+pub(super) fn cufft_kind(kind: FftKind, p: Precision) -> CufftKind {
     match (kind, p) {
         (FftKind::C2C, Precision::F32) => CufftKind::C2C,
         (FftKind::C2C, Precision::F64) => CufftKind::Z2Z,

@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use super::fft_suite::{geometric_mean, Buffers};
+use super::fft_suite::{cufft_kind, geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
-use crate::device::{CufftKind, CufftPlan, Device};
+use crate::device::{CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{complex_bytes, limits, Direction, FftPlan, FftProblem, FftRecipe, Precision};
+use crate::fft::{complex_bytes, limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision};
 use crate::Backend;
 
 /// Sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -116,9 +116,8 @@ where
         let entry = per_size.entry(n).or_default();
         entry.0.push((what.to_string(), t.median_ms, frac));
         if what == "heuristic" && device.backend() == Backend::Cuda {
-            let kind = if p.precision == Precision::F64 { CufftKind::Z2Z } else { CufftKind::C2C };
-            let cp = CufftPlan::new(device, kind, &[p.len], p.batch)?;
-            let c = time_launches(device, TIMING, || buffers.cufft(&cp, crate::fft::FftKind::C2C, Direction::Forward))?;
+            let cp = CufftPlan::new(device, cufft_kind(FftKind::C2C, p.precision), &[p.len], p.batch)?;
+            let c = time_launches(device, TIMING, || buffers.cufft(&cp, FftKind::C2C, Direction::Forward))?;
             entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
         }
         tick();

@@ -64,7 +64,7 @@ impl FftRecipe {
     pub(crate) fn in_fewer_passes(self, limits: DeviceLimits) -> FftRecipe {
         let Core::Stockham { len, radices: ref picked } = self.core else { return self };
         let f64 = self.problem.precision == Precision::F64;
-        if (self.packing == RealPacking::HalfLength && (f64 || len > HALF_LENGTH_MAX_CORE)) || (f64 && self.packing != RealPacking::Complex) {
+        if (f64 && self.packing != RealPacking::Complex) || (self.packing == RealPacking::HalfLength && len > HALF_LENGTH_MAX_CORE) {
             return self;
         }
         let mut best: Option<FftRecipe> = None;

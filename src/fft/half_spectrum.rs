@@ -19,15 +19,22 @@ impl FftRecipe {
     /// - R2C pairs in its store phase: 1.04x on direct rows and 1.05x on staged ones of odd
     ///   m; staged rows of even m ran 0.86x (one thread per row: 4, 8, .., 32) and 1.00x.
     pub(super) fn pairs_half_spectrum(&self) -> bool {
-        if self.packing != RealPacking::HalfLength {
+        if !self.can_pair_half_spectrum() {
             return false;
         }
         let staged_load = !self.tuning.direct_io || matches!(self.core, Core::Rader { .. });
         match self.problem.kind {
             FftKind::R2C => self.tuning.direct_io || (self.problem.len / 2) % 2 == 1,
-            FftKind::C2R => staged_load && !matches!(self.core, Core::Bluestein { .. }),
+            FftKind::C2R => staged_load,
             FftKind::C2C => false,
         }
+    }
+
+    /// Whether `half_spectrum_pairs` changes the kernel: real transforms of even length, but
+    /// not C2R into a Bluestein core, which reads element by element regardless (its chirp
+    /// and zero padding ride on `read_input`).
+    pub(crate) fn can_pair_half_spectrum(&self) -> bool {
+        self.packing == RealPacking::HalfLength && !(self.problem.kind == FftKind::C2R && self.uses_bluestein())
     }
 }
 

@@ -4,8 +4,7 @@
 
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
-use super::problem::FftKind;
-use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
+use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 impl FftRecipe {
     /// Recipes one choice away from this one, each named by what it changes, all valid on a
@@ -104,8 +103,8 @@ impl FftRecipe {
             offer(what.into(), with(&|r| r.tuning.fused_convolution = !t.fused_convolution));
         }
         // Real transforms of even length: the half spectrum a pair at a time, or each value on
-        // its own (Bluestein's C2R reads element by element either way).
-        if self.packing == RealPacking::HalfLength && !(self.problem.kind == FftKind::C2R && self.uses_bluestein()) {
+        // its own.
+        if self.can_pair_half_spectrum() {
             let what = if t.half_spectrum_pairs { "half spectrum elementwise" } else { "half spectrum pairs" };
             offer(what.into(), with(&|r| r.tuning.half_spectrum_pairs = !t.half_spectrum_pairs));
         }

@@ -6,6 +6,7 @@
 //! half spectrum a pair of values at a time (`FftTuning::half_spectrum_pairs`).
 
 use super::KernelWriter;
+use crate::kernel::SourceWriter;
 use crate::fft::problem::FftKind;
 use crate::fft::recipe::{Core, RealPacking};
 
@@ -53,9 +54,7 @@ impl KernelWriter<'_> {
                 self.w.line(format!("const GLOBAL cplx* X = in + row * {apart}u;"));
                 self.w.line("cplx a = (X + j)[c];");
                 self.w.line(format!("cplx b = (X + ({m}u - j))[-(int)c];   /* X[m - i] */"));
-                self.w.line("if (i == 0) { a.y = 0; b.y = 0; }");
-                self.w.line("b.y = -b.y;");
-                self.w.line(format!("const cplx d = cmul(csub(a, b), cconj((tables + j)[{real_twiddles}u + c]));"));
+                rebuild_difference(&mut self.w, &format!("(tables + j)[{real_twiddles}u + c]"));
                 self.w.line("const cplx v = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
             }
             (FftKind::C2R, _) => {
@@ -100,10 +99,7 @@ impl KernelWriter<'_> {
     /// element, each value of the core takes two global reads and a twiddle). Bluestein's
     /// cores keep `read_input`, which applies their chirp and zero padding.
     pub(super) fn reads_elementwise(&self) -> bool {
-        !(self.r.problem.kind == FftKind::C2R
-            && self.r.packing == RealPacking::HalfLength
-            && self.r.tuning.half_spectrum_pairs
-            && matches!(self.r.core, Core::Stockham { .. } | Core::Rader { .. }))
+        !(self.r.problem.kind == FftKind::C2R && self.r.tuning.half_spectrum_pairs && self.r.can_pair_half_spectrum())
     }
 
     /// Defines `write_output(out, tables, row, j, c, v, sign, scale)`: stores value i = j + c <
@@ -182,9 +178,7 @@ impl KernelWriter<'_> {
                 "X[i] = E + W^i O and X[m-i] = conj(E - W^i O), W = e^{-2 pi i/N}, with",
                 "E = (Z[i] + conj Z[m-i])/2 and O = -i (Z[i] - conj Z[m-i])/2 (indices mod m)",
             ]);
-            w.line(format!("const cplx a = {};", Self::sh(buffer, "row", "i")));
-            w.line(format!("const cplx b = cconj({});", Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)"))));
-            w.line(format!("const cplx even = cscale(cadd(a, b), {half_lit});"));
+            separate_even(w, buffer, "i", m, &half_lit);
             w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half_lit})), tables[{real_twiddles}u + i]);"));
             w.line(format!("GLOBAL cplx* X = out_rows + row * {apart}u;"));
             w.line("X[i] = cscale(cadd(even, odd), scale);");
@@ -201,9 +195,7 @@ impl KernelWriter<'_> {
         let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         self.row_loop(half, |w| {
             w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
-            w.line(format!("const cplx a = {};", Self::sh(buffer, "row", &format!("(i == {m}u ? 0 : i)"))));
-            w.line(format!("const cplx b = cconj({});", Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)"))));
-            w.line(format!("const cplx even = cscale(cadd(a, b), {half_lit});"));
+            separate_even(w, buffer, &format!("(i == {m}u ? 0 : i)"), m, &half_lit);
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
             w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));
             w.line(format!("out_rows[row * {apart}u + i] = cscale(x, scale);"));
@@ -228,11 +220,27 @@ impl KernelWriter<'_> {
             w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
             w.line("cplx a = X[i];");
             w.line(format!("cplx b = X[{m}u - i];"));
-            w.line("if (i == 0) { a.y = 0; b.y = 0; }");
-            w.line("b.y = -b.y;");
-            w.line(format!("const cplx d = cmul(csub(a, b), cconj(tables[{real_twiddles}u + i]));"));
+            rebuild_difference(w, &format!("tables[{real_twiddles}u + i]"));
             w.line("SH(row, i) = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
             w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);"));
         });
     }
+}
+
+/// R2C's separation, the lines both store forms share: `a` = Z[i] (read at `at`, an index
+/// expression for value i of the row), `b` = conj Z[m-i] (Z[0] for i = 0), and `even` = E =
+/// (a + b)/2 of X[i] = E + W^i O; `half` is the literal 0.5.
+fn separate_even(w: &mut SourceWriter, buffer: usize, at: &str, m: usize, half: &str) {
+    w.line(format!("const cplx a = {};", KernelWriter::sh(buffer, "row", at)));
+    w.line(format!("const cplx b = cconj({});", KernelWriter::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)"))));
+    w.line(format!("const cplx even = cscale(cadd(a, b), {half});"));
+}
+
+/// C2R's rebuild, the lines both load forms share: given `a` = X[i] and `b` = X[m-i] as read,
+/// zeroes the imaginary parts of X[0] and X[m] (numpy ignores them), conjugates b, and defines
+/// d = (a - b) W^-i with W^i read at `twiddle`.
+fn rebuild_difference(w: &mut SourceWriter, twiddle: &str) {
+    w.line("if (i == 0) { a.y = 0; b.y = 0; }");
+    w.line("b.y = -b.y;");
+    w.line(format!("const cplx d = cmul(csub(a, b), cconj({twiddle}));"));
 }
