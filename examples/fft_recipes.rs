@@ -2,26 +2,47 @@
 //! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`. A length may
 //! carry prefixes for the kind and precision: `r2c:360`, `c2r:360`, `f64:360`, `f64:r2c:360`
 //! (C2C f32 without). A shape such as `64x64x64` prints the passes of the C2C transform over
-//! all its axes.
+//! all its axes; with prefixes too (`r2c:64x64x64`, `f64:c2r:128x128`).
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 
-use coalesce::fft::{DeviceLimits, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe};
+use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe};
 
 /// The 1D problem of an argument such as `f64:r2c:360`, or None where it is not one.
 fn problem_of(arg: &str) -> Option<FftProblem> {
-    let (mut kind, mut f64): (fn(usize, usize) -> FftProblem, bool) = (FftProblem::c2c, false);
+    let (kind, f64, len) = prefixes(arg)?;
+    let problem = match kind {
+        FftKind::C2C => FftProblem::c2c(len.parse().ok()?, 1 << 16),
+        FftKind::R2C => FftProblem::r2c(len.parse().ok()?, 1 << 16),
+        FftKind::C2R => FftProblem::c2r(len.parse().ok()?, 1 << 16),
+    };
+    Some(if f64 { problem.f64() } else { problem })
+}
+
+/// The multi-dimensional problem over every axis of an argument such as `r2c:64x64x64`.
+fn nd_problem_of(arg: &str) -> Option<FftNdProblem> {
+    let (kind, f64, dims) = prefixes(arg)?;
+    let shape: Vec<usize> = dims.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
+    let axes: Vec<usize> = (0..shape.len()).collect();
+    let problem = match kind {
+        FftKind::C2C => FftNdProblem::c2c(&shape, &axes),
+        FftKind::R2C => FftNdProblem::r2c(&shape, &axes),
+        FftKind::C2R => FftNdProblem::c2r(&shape, &axes),
+    };
+    (shape.len() > 1).then(|| if f64 { problem.f64() } else { problem })
+}
+
+/// An argument's kind and precision prefixes, and what follows them.
+fn prefixes(arg: &str) -> Option<(FftKind, bool, &str)> {
+    let (mut kind, mut f64) = (FftKind::C2C, false);
     let mut parts = arg.split(':').peekable();
     while let Some(part) = parts.next() {
         match part {
-            "r2c" => kind = FftProblem::r2c,
-            "c2r" => kind = FftProblem::c2r,
-            "c2c" => kind = FftProblem::c2c,
+            "r2c" => kind = FftKind::R2C,
+            "c2r" => kind = FftKind::C2R,
+            "c2c" => kind = FftKind::C2C,
             "f64" => f64 = true,
-            len if parts.peek().is_none() => {
-                let problem = kind(len.parse().ok()?, 1 << 16);
-                return Some(if f64 { problem.f64() } else { problem });
-            }
+            rest if parts.peek().is_none() => return Some((kind, f64, rest)),
             _ => return None,
         }
     }
@@ -47,26 +68,18 @@ fn main() {
         }
     };
     for arg in args {
-        if let Some(problem) = arg.contains(':').then(|| problem_of(&arg)).flatten() {
-            match FftRecipe::design(problem, limits) {
-                Ok(r) => show(&r),
+        if let Some(problem) = nd_problem_of(&arg) {
+            match FftNdRecipe::design(problem, limits) {
+                Ok(r) => {
+                    println!("{arg}: {} passes", r.passes.len());
+                    r.passes.iter().for_each(|p| show(&p.recipe));
+                }
                 Err(e) => println!("{arg}: {e}"),
             }
             continue;
         }
-        let shape: Option<Vec<usize>> = arg.split('x').map(|d| d.parse().ok()).collect();
-        match shape {
-            Some(shape) if shape.len() > 1 => {
-                let axes: Vec<usize> = (0..shape.len()).collect();
-                match FftNdRecipe::design(FftNdProblem::c2c(&shape, &axes), limits) {
-                    Ok(r) => {
-                        println!("{arg}: {} passes", r.passes.len());
-                        r.passes.iter().for_each(|p| show(&p.recipe));
-                    }
-                    Err(e) => println!("{arg}: {e}"),
-                }
-            }
-            Some(shape) => match FftRecipe::design(FftProblem::c2c(shape[0], 1 << 16), limits) {
+        match problem_of(&arg) {
+            Some(problem) => match FftRecipe::design(problem, limits) {
                 Ok(r) => show(&r),
                 Err(e) => println!("{arg}: {e}"),
             },

@@ -20,7 +20,7 @@
 #              runs another build instead (an older commit's CLI, staged beside, for A/B runs)
 #   ab         same-run A/B: for each suite in $AB_SUITES (default "real"), `coalesce bench fft
 #              --suite S $AB_ARGS` with the older CLI staged as .gpu/old/coalesce, then with this
-#              one; CSVs to $OUT/ab/S-old-*.csv and S-new-*.csv
+#              one; CSVs and logs as ab/S-old-*.csv, ab/S-new-*.csv in $OUT/ab.tar.gz
 #   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
 #   permute    `coalesce bench permute` (seed cases, n^3 orders, 200 random permutations,
 #              interlace, shifts) beside the naive gather, CSV; extra arguments from
@@ -157,7 +157,9 @@ run() {
                         { echo "!! $side CLI failed on --suite $suite"; status=1; }
                     for f in /tmp/ab-csv/*.csv; do [ -f "$f" ] && cp "$f" "$OUT/ab/$suite-$side-$(basename "$f")"; done
                 done
-            done ;;
+            done
+            # One archive: the device tool brings back at most 8 files.
+            tar czf "$OUT/ab.tar.gz" -C "$OUT" ab && rm -rf "$OUT/ab" ;;
         accuracy)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;

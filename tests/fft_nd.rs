@@ -232,6 +232,53 @@ fn short_trailing_axes_fused_into_one_pass() {
 }
 
 #[test]
+fn real_short_trailing_axes_fused_into_one_pass() {
+    for device in common::devices() {
+        let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();
+        let roomy = device.info().shared_memory_per_block >= 96 * 1024;
+        // The halved axis last and even, the grid's half spectrum in shared memory: 16^3 whole;
+        // 64^3 as 64 x 64 grids, then the first axis; lines of odd m (12 x 10), of a radix-61
+        // codelet (10 x 122) and of two pairs (3 x 4); an axis of length 1 after the halved one;
+        // 128 x 128 (520 butterflies a pass) and 4 x 4096 (2049 lines, more butterflies than a
+        // block has threads) where shared memory holds them.
+        for (shape, axes, want, norm) in [
+            (vec![3, 16, 16, 16], vec![1, 2, 3], Some(1), Normalization::Backward),
+            (vec![64, 64, 64], vec![0, 1, 2], Some(2), Normalization::Backward),
+            (vec![4, 6, 8], vec![1, 2], Some(1), Normalization::Forward),
+            (vec![3, 12, 10], vec![1, 2], Some(1), Normalization::Ortho),
+            (vec![2, 10, 122], vec![1, 2], Some(1), Normalization::Backward),
+            (vec![5, 3, 4], vec![0, 1, 2], Some(1), Normalization::None),
+            (vec![6, 8, 1], vec![0, 1], Some(1), Normalization::Backward),
+            (vec![2, 128, 128], vec![1, 2], roomy.then_some(1), Normalization::Backward),
+            (vec![2, 4, 4096], vec![1, 2], roomy.then_some(1), Normalization::Backward),
+        ] {
+            for p in [FftNdProblem::r2c(&shape, &axes), FftNdProblem::c2r(&shape, &axes)] {
+                let p = p.norm(norm);
+                if let Some(want) = want {
+                    assert_eq!(passes(&p), want, "{p:?}");
+                }
+                check_real::<f32>(&device, p);
+            }
+        }
+        for p in [FftNdProblem::r2c(&[3, 32, 48], &[1, 2]), FftNdProblem::c2r(&[3, 32, 48], &[1, 2])] {
+            let p = p.f64().norm(Normalization::Ortho);
+            assert_eq!(passes(&p), 1);
+            check_real::<f64>(&device, p);
+        }
+        // Not fused: an odd halved axis, the halved axis not the last, in place (the padded
+        // layout), strides.
+        for p in [
+            FftNdProblem::r2c(&[6, 9], &[0, 1]),
+            FftNdProblem::r2c(&[6, 8, 4], &[2, 1]),
+            FftNdProblem::c2r(&[6, 8], &[0, 1]).in_place(),
+            FftNdProblem::r2c(&[6, 8], &[0, 1]).input_strides(&[16, 1]),
+        ] {
+            assert_eq!(passes(&p), 2, "{p:?}");
+        }
+    }
+}
+
+#[test]
 fn in_place_and_scaled() {
     for device in common::devices() {
         check::<f32>(&device, FftNdProblem::c2c(&[12, 10], &[0, 1]).in_place());

@@ -1,4 +1,4 @@
-//! `bench fft --suite large-1d | 2d | 3d | layouts`: long 1D, 2D and 3D C2C and R2C
+//! `bench fft --suite large-1d | 2d | 3d | layouts`: long 1D, 2D and 3D C2C, R2C and C2R
 //! transforms, axis subsets and strided layouts, beside cuFFT on the same random buffers in
 //! the same run, as fractions of the driver's copy bandwidth
 //! (one read and one write of the array per transform, however many passes it takes).
@@ -9,7 +9,7 @@ use num_complex::Complex;
 
 use super::random::{random_vec, Random};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
-use crate::device::{CufftKind, CufftLayout, CufftPlan, Device, DeviceBuffer};
+use crate::device::{CufftKind, CufftLayout, CufftPlan, Device};
 use crate::error::Result;
 use crate::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Precision};
 use crate::{Backend, Element};
@@ -141,14 +141,18 @@ pub(super) fn three_d(quick: bool) -> Vec<Spec> {
     cubes(quick, 3, 4..=if quick { 6 } else { 10 }, 9, (64, 512))
 }
 
-/// n^rank arrays over their last `rank` axes, C2C and R2C, n = 2^k for k in `exponents`
+/// n^rank arrays over their last `rank` axes, C2C, R2C and C2R, n = 2^k for k in `exponents`
 /// (f64 up to 2^f64_top), batched to the budget (counting the complex side); f32 sizes from
 /// `target.0` to `target.1` form the groups the targets name.
 fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64_top: u32, target: (usize, usize)) -> Vec<Spec> {
     let target_group = format!("{}^{rank}..{}^{rank}", target.0, target.1);
     let mut specs = Vec::new();
-    for kind in [FftKind::C2C, FftKind::R2C] {
-        let prefix = if kind == FftKind::R2C { "r2c " } else { "" };
+    for kind in [FftKind::C2C, FftKind::R2C, FftKind::C2R] {
+        let prefix = match kind {
+            FftKind::C2C => "",
+            FftKind::R2C => "r2c ",
+            FftKind::C2R => "c2r ",
+        };
         for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
             for k in exponents.clone() {
                 if precision == Precision::F64 && k > f64_top {
@@ -175,17 +179,19 @@ fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64
 pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Spec>) -> Result<Table> {
     let (_, copy_gbps) = driver_copy_gbps(device, budget(cfg.quick), TimingPlan::FULL)?;
     let mut table = Table::new(
-        format!("FFT {title}, C2C and R2C forward, batched to at least {}", super::human_bytes(budget(cfg.quick))),
+        format!("FFT {title}, C2C and R2C forward, C2R inverse, batched to at least {}", super::human_bytes(budget(cfg.quick))),
         &["case", "passes", "ms", "of copy", "cuFFT ms", "cuFFT of copy", "speedup vs cuFFT", "error vs cuFFT"],
     );
     let pb = progress(cfg, specs.len(), title);
     let mut cases = Vec::new();
     for (label, group, problem, dims, batch) in specs {
         let row = match (problem.kind, problem.precision) {
-            (FftKind::R2C, Precision::F32) => one::<f32, f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
-            (FftKind::R2C, Precision::F64) => one::<f64, f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
-            (_, Precision::F32) => one::<Complex<f32>, f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
-            (_, Precision::F64) => one::<Complex<f64>, f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (FftKind::R2C, Precision::F32) => one::<f32, Complex<f32>>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (FftKind::R2C, Precision::F64) => one::<f64, Complex<f64>>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (FftKind::C2R, Precision::F32) => one::<Complex<f32>, f32>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (FftKind::C2R, Precision::F64) => one::<Complex<f64>, f64>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (_, Precision::F32) => one::<Complex<f32>, Complex<f32>>(device, cfg, &problem, &dims, batch, copy_gbps)?,
+            (_, Precision::F64) => one::<Complex<f64>, Complex<f64>>(device, cfg, &problem, &dims, batch, copy_gbps)?,
         };
         let (passes, ours, cufft, error) = row;
         table.row(vec![
@@ -209,19 +215,21 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Sp
 /// (passes, (ms, of copy), cuFFT's (ms, of copy), relative L2 difference from cuFFT).
 type Row = (usize, (f64, f64), Option<(f64, f64)>, Option<f64>);
 
-/// One forward case: `I` the input's elements (reals for R2C), complex `T` out.
-fn one<I: Element + Random, T: Element + Random>(device: &Device, cfg: &BenchConfig, problem: &FftNdProblem, dims: &[usize], batch: usize, copy_gbps: f64) -> Result<Row>
-where
-    Complex<T>: Element + Random,
-    T: Into<f64> + Copy,
-{
+/// One case, in the kind's one direction (C2C forward): `I` the input's elements, `O` the
+/// output's (reals on the real side of R2C and C2R).
+fn one<I: Element + Random, O: Element + Widen>(device: &Device, cfg: &BenchConfig, problem: &FftNdProblem, dims: &[usize], batch: usize, copy_gbps: f64) -> Result<Row> {
     let plan = FftNdPlan::new(device, problem.clone())?;
+    let direction = problem.fixed_direction().unwrap_or(Direction::Forward);
     let (in_len, out_len) = problem.buffer_lens();
-    let input = device.upload(&random_vec::<I>(in_len, 11))?;
-    let mut output = device.alloc::<Complex<T>>(out_len)?;
+    let input = match problem.kind {
+        FftKind::C2R => half_spectrum_of_reals::<I>(device, problem)?,
+        _ => device.upload(&random_vec::<I>(in_len, 11))?,
+    };
+    let x = input.to_vec()?;
+    let mut output = device.alloc::<O>(out_len)?;
     let timing = cfg.timing();
     let bytes = problem.bytes_moved() as f64;
-    let ours = time_launches(device, timing, || plan.execute(Direction::Forward, &input, &mut output))?;
+    let ours = time_launches(device, timing, || plan.execute(direction, &input, &mut output))?;
     let mut result = (plan.recipe().passes.len(), (ours.median_ms, ours.gbps(bytes) / copy_gbps), None, None);
     if device.backend() != Backend::Cuda {
         return Ok(result);
@@ -229,6 +237,8 @@ where
     let kind = match (problem.kind, problem.precision) {
         (FftKind::R2C, Precision::F32) => CufftKind::R2C,
         (FftKind::R2C, Precision::F64) => CufftKind::D2Z,
+        (FftKind::C2R, Precision::F32) => CufftKind::C2R,
+        (FftKind::C2R, Precision::F64) => CufftKind::Z2D,
         (_, Precision::F32) => CufftKind::C2C,
         (_, Precision::F64) => CufftKind::Z2Z,
     };
@@ -236,23 +246,59 @@ where
         Some(layout) => CufftPlan::with_layout(device, kind, dims, batch, &layout)?,
         None => CufftPlan::new(device, kind, dims, batch)?,
     };
-    let mut theirs = device.alloc::<Complex<T>>(out_len)?;
-    let t = time_launches(device, timing, || cufft.execute(&input, &mut theirs, false))?;
+    // cuFFT's C2R overwrites its input: it runs on a copy, restored before the comparison.
+    let mut their_input = device.upload(&x)?;
+    let mut theirs = device.alloc::<O>(out_len)?;
+    let inverse = direction == Direction::Inverse;
+    let t = time_launches(device, timing, || cufft.execute_prefix(&mut their_input, &mut theirs, inverse))?;
     result.2 = Some((t.median_ms, t.gbps(bytes) / copy_gbps));
     // Compare on the host where it is cheap enough (up to 2^26 elements).
     if out_len <= 1 << 26 {
-        plan.execute(Direction::Forward, &input, &mut output)?;
-        result.3 = Some(difference(&output, &theirs)?);
+        let mut their_input = device.upload(&x)?;
+        cufft.execute_prefix(&mut their_input, &mut theirs, inverse)?;
+        plan.execute(direction, &input, &mut output)?;
+        // cuFFT does not scale; ours applies the problem's normalization (C2R: 1/N).
+        let scale = problem.scale(direction);
+        let wide = |v: Vec<O>, s: f64| v.into_iter().map(|x| x.widen() * s).collect::<Vec<Complex<f64>>>();
+        result.3 = Some(reference::relative_l2_error(wide(output.to_vec()?, 1.0), wide(theirs.to_vec()?, scale)));
     }
     Ok(result)
 }
 
-fn difference<T: Element + Into<f64> + Copy>(a: &DeviceBuffer<Complex<T>>, b: &DeviceBuffer<Complex<T>>) -> Result<f64>
-where
-    Complex<T>: Element,
-{
-    let wide = |v: Vec<Complex<T>>| v.into_iter().map(|c| Complex::new(c.re.into(), c.im.into())).collect::<Vec<Complex<f64>>>();
-    Ok(reference::relative_l2_error(wide(a.to_vec()?), wide(b.to_vec()?)))
+/// C2R's input: the half spectrum of random reals (by our R2C plan). cuFFT and numpy read
+/// an arbitrary half spectrum differently where it repeats itself (the imaginary parts that
+/// a real signal's spectrum cannot have), so only such a spectrum compares.
+fn half_spectrum_of_reals<I: Element>(device: &Device, problem: &FftNdProblem) -> Result<crate::DeviceBuffer<I>> {
+    let r2c = FftNdPlan::new(device, FftNdProblem { kind: FftKind::R2C, ..problem.clone() })?;
+    let mut spectrum = device.alloc::<I>(problem.buffer_lens().0)?;
+    match problem.precision {
+        Precision::F32 => r2c.execute(Direction::Forward, &device.upload(&random_vec::<f32>(problem.len(), 11))?, &mut spectrum)?,
+        Precision::F64 => r2c.execute(Direction::Forward, &device.upload(&random_vec::<f64>(problem.len(), 11))?, &mut spectrum)?,
+    }
+    Ok(spectrum)
+}
+
+/// An output element as a complex f64, for comparing with cuFFT's.
+trait Widen: Copy {
+    fn widen(self) -> Complex<f64>;
+}
+
+impl Widen for f32 {
+    fn widen(self) -> Complex<f64> {
+        Complex::new(self as f64, 0.0)
+    }
+}
+
+impl Widen for f64 {
+    fn widen(self) -> Complex<f64> {
+        Complex::new(self, 0.0)
+    }
+}
+
+impl<T: Widen> Widen for Complex<T> {
+    fn widen(self) -> Complex<f64> {
+        Complex::new(self.re.widen().re, self.im.widen().re)
+    }
 }
 
 /// Per group: median and lowest fraction of copy, and the lowest and geometric-mean speedup.
@@ -355,5 +401,7 @@ mod tests {
         assert_eq!(large_1d(false).iter().filter(|s| s.1 == "powers of two").count(), 17);
         let r2c = find(&three, "r2c 64^3 x128 f32").expect("R2C cubes");
         assert_eq!((r2c.0.as_str(), r2c.2), ("r2c 64^3..512^3", 128));
+        let c2r = find(&three, "c2r 64^3 x128 f32").expect("C2R cubes");
+        assert_eq!((c2r.0.as_str(), c2r.2), ("c2r 64^3..512^3", 128));
     }
 }

@@ -32,9 +32,10 @@ impl FftRecipe {
 
     /// Whether `half_spectrum_pairs` changes the kernel: real transforms of even length, but
     /// not C2R into a Bluestein core, which reads element by element regardless (its chirp
-    /// and zero padding ride on `read_input`).
+    /// and zero padding ride on `read_input`), nor real grids, whose lines always separate
+    /// or rebuild a pair at a time in shared memory.
     pub(crate) fn can_pair_half_spectrum(&self) -> bool {
-        self.packing == RealPacking::HalfLength && !(self.problem.kind == FftKind::C2R && self.uses_bluestein())
+        self.packing == RealPacking::HalfLength && !(self.problem.kind == FftKind::C2R && self.uses_bluestein()) && self.core.real_grid().is_none()
     }
 }
 

@@ -12,16 +12,19 @@
 //!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]);
 //! - short trailing axes of a row-major C2C transform whose points fit one block's shared
 //!   memory take one pass together, a grid transformed along each of its axes in shared memory
-//!   (`Core::Grid`; see `fused_trailing_axes`): 64^3 in two passes, 16^3 in one;
+//!   (`Core::Grid`; see `fused_trailing_axes`): 64^3 in two passes, 16^3 in one; so do those
+//!   of a real transform out of place whose halved axis is the last (a real grid, its half
+//!   spectrum in shared memory);
 //! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
 //!   passes: two transforms of a smooth length m >= 2N - 1, each split as above, through a
 //!   scratch copy of the array padded to m along the axis; the chirps, the zero padding and
 //!   the filter's product ride on their first read and last writes ([`Chirp`]).
 //!
 //! Real transforms: R2C transforms the halved axis first (its first pass reads the reals, its
-//! last writes the half spectrum), then the other axes of the half spectrum in place; C2R
-//! the other axes first, into scratch, then the halved axis (its first pass reads the half
-//! spectrum, its last writes the reals). Values between the passes of the halved axis are
+//! last writes the half spectrum; or a real grid of it and the short axes before it), then
+//! the other axes of the half spectrum in place; C2R the other axes first, into scratch, then
+//! the halved axis (its first pass reads the half spectrum, its last writes the reals; or the
+//! real grid). Values between the passes of the halved axis are
 //! complex and of the array's whole shape, so they live in scratch.
 
 use super::nd::{row_major_strides, FftNdProblem};
@@ -78,28 +81,48 @@ impl FftNdRecipe {
         // writes the same places).
         let (input, output) = problem.buffer_strides();
         let output_row_major = output == row_major_strides(&problem.buffer_shapes().1);
+        // Short trailing axes fused into one pass (see `fused_trailing_axes`): a grid, for
+        // real transforms with the halved axis last.
+        let fused = fused_trailing_axes(&problem, limits);
+        let grid_pass = |from: PassBuffer| -> Result<FftPass> {
+            let grid: Vec<usize> = fused.iter().map(|&f| problem.shape[f]).collect();
+            let batch = problem.len() / grid.iter().product::<usize>();
+            let recipe = match problem.kind {
+                FftKind::C2C => FftRecipe::design_grid(&grid, batch, problem.precision, limits)?,
+                kind => FftRecipe::design_real_grid(&grid, batch, kind, problem.precision, limits)?,
+            };
+            Ok(FftPass { recipe, from, to: PassBuffer::Output })
+        };
         match (problem.kind, halved) {
             (FftKind::R2C, Some(h)) => {
-                planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
+                if fused.is_empty() {
+                    planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
+                } else {
+                    planner.passes.push(grid_pass(PassBuffer::Input)?);
+                }
                 let sides = Sides { middle: row_major_strides(&spectrum), ..Sides::same(output) };
-                for &a in &others {
+                for a in others.iter().copied().filter(|a| !fused.contains(a)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), PassBuffer::Output, PassBuffer::Output, output_row_major)?;
                 }
             }
             (FftKind::C2R, Some(h)) => {
                 let mut at = PassBuffer::Input;
                 let mut sides = Sides { input, ..Sides::same(row_major_strides(&spectrum)) };
-                for &a in &others {
+                for a in others.iter().copied().filter(|a| !fused.contains(a)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
                     sides = Sides::same(row_major_strides(&spectrum));
                 }
-                let job = match at {
-                    // The halved axis reads what the other axes left, row-major, in scratch.
-                    PassBuffer::Scratch => AxisJob::halved(&FftNdProblem { input_strides: None, ..problem.clone() }, h),
-                    _ => AxisJob::halved(&problem, h),
-                };
-                planner.plan(job, at, PassBuffer::Output, false)?;
+                if !fused.is_empty() {
+                    planner.passes.push(grid_pass(at)?);
+                } else {
+                    let job = match at {
+                        // The halved axis reads what the other axes left, row-major, in scratch.
+                        PassBuffer::Scratch => AxisJob::halved(&FftNdProblem { input_strides: None, ..problem.clone() }, h),
+                        _ => AxisJob::halved(&problem, h),
+                    };
+                    planner.plan(job, at, PassBuffer::Output, false)?;
+                }
             }
             _ => {
                 // In place, the input is the output: every pass starts from it.
@@ -108,16 +131,12 @@ impl FftNdRecipe {
                 // Short trailing axes fused into one pass run where the first of them would
                 // (the last axis: `others` has the long axes first, then the short ones from
                 // the last backwards).
-                let fused = fused_trailing_axes(&problem, limits);
                 for &a in &others {
                     if fused.contains(&a) {
                         if Some(&a) != fused.last() {
                             continue;
                         }
-                        let grid: Vec<usize> = fused.iter().map(|&f| problem.shape[f]).collect();
-                        let batch = problem.len() / grid.iter().product::<usize>();
-                        let recipe = FftRecipe::design_grid(&grid, batch, problem.precision, limits)?;
-                        planner.passes.push(FftPass { recipe, from: at, to: PassBuffer::Output });
+                        planner.passes.push(grid_pass(at)?);
                     } else {
                         planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
                     }
@@ -146,14 +165,20 @@ impl FftNdRecipe {
     }
 }
 
-/// The trailing axes of a row-major C2C problem that one launch transforms together, as a
-/// grid in shared memory (ascending; empty for none): transformed axes from the last one
+/// The trailing axes of a row-major problem that one launch transforms together, as a grid
+/// in shared memory (ascending; empty for none): transformed axes from the last one
 /// backwards (axes of length 1 pass through), each of at most MAX_SINGLE_LAUNCH_LEN points
 /// with codelets for its prime factors, while their product fits a row (`longest_row`) and
 /// a block's shared memory, if two or more. A 64^3 transform then takes two passes (64 x 64
 /// grids, then the first axis), a 16^3 one.
+///
+/// Real transforms out of place too, where the halved axis is the array's last (even, with
+/// codelets for its half): the grid's reals fit a row (MAX_ROW_LEN) and its half spectrum
+/// (m + 1 values a line) a block's shared memory; a real 64^3 transform then takes two
+/// passes, not three.
 fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usize> {
-    if problem.kind != FftKind::C2C || !problem.is_row_major() {
+    let real = problem.kind != FftKind::C2C;
+    if !problem.is_row_major() || (real && problem.placement == Placement::InPlace) {
         return Vec::new();
     }
     // A grid is one row, as long as the longest, its values in a block's shared memory (a
@@ -161,17 +186,33 @@ fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usiz
     // H200, its two passes at 0.43).
     let bytes = super::recipe::complex_bytes(problem.precision) as usize;
     let longest = longest_row(problem.precision, limits).min(limits.shared_bytes as usize / bytes);
-    let (mut axes, mut points) = (Vec::new(), 1);
+    // Values a line's transform holds, and its shared memory: a real grid's halved axis (the
+    // first met) holds n/2 packed pairs in lines of n/2 + 1.
+    let (mut axes, mut points, mut region) = (Vec::new(), 1, 1);
     for a in (0..problem.shape.len()).rev() {
         let n = problem.shape[a];
         if n == 1 {
             continue;
         }
-        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || points * n > longest || !is_smooth(n, MAX_PRIME_RADIX) {
+        let halved = real && axes.is_empty();
+        let (core, extent) = if halved { (n / 2, n / 2 + 1) } else { (n, n) };
+        if !problem.axes.contains(&a) || n > MAX_SINGLE_LAUNCH_LEN || !is_smooth(core, MAX_PRIME_RADIX) || core < 2 {
+            break;
+        }
+        if halved && (Some(a) != problem.halved_axis() || n % 2 == 1) {
+            break;
+        }
+        let fits = match real {
+            false => points * n <= longest,
+            // With a padding slot per 16 values (`longest_row`'s allowance).
+            true => points * n <= MAX_ROW_LEN && region * extent * bytes * 17 / 16 <= limits.shared_bytes as usize,
+        };
+        if !fits {
             break;
         }
         axes.push(a);
         points *= n;
+        region *= extent;
     }
     if axes.len() < 2 {
         return Vec::new();
@@ -659,7 +700,16 @@ mod tests {
         assert!(passes(FftNdProblem::c2c(&[2, 5000], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
         assert!(passes(FftNdProblem::c2c(&[8, 67], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
         assert!(passes(FftNdProblem::c2c(&[8, 8], &[0, 1]).input_strides(&[1, 8]), H200).iter().all(|p| grid(p).is_none()));
-        assert!(passes(FftNdProblem::r2c(&[8, 8], &[0, 1]), H200).iter().all(|p| grid(p).is_none()));
+        // Real transforms with the halved axis last: a real grid, its half spectrum's lines
+        // one longer (128 x 65 in shared memory); 64^3 in two passes.
+        assert_eq!(passes(FftNdProblem::r2c(&[8, 8], &[0, 1]), H200).iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![8, 4])]);
+        let real = passes(FftNdProblem::r2c(&[64, 64, 64], &[0, 1, 2]), H200);
+        assert_eq!(real.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![64, 32]), None]);
+        assert_eq!(real[0].recipe.core.region(), 64 * 33);
+        let c2r = passes(FftNdProblem::c2r(&[64, 64, 64], &[0, 1, 2]), H200);
+        assert_eq!(c2r.iter().map(grid).collect::<Vec<_>>(), vec![None, Some(vec![64, 32])]);
+        assert_eq!((c2r[1].from, c2r[1].to), (PassBuffer::Scratch, PassBuffer::Output));
+        assert!(passes(FftNdProblem::r2c(&[8, 9], &[0, 1]), H200).iter().all(|p| grid(p).is_none()), "odd halved axis");
         // A long axis first, then the grid of the short trailing ones.
         let p = passes(FftNdProblem::c2c(&[8192, 8, 8], &[0, 1, 2]), H200);
         assert_eq!(grid(&p[p.len() - 1]), Some(vec![8, 8]));
@@ -685,8 +735,9 @@ mod tests {
 
     #[test]
     fn real_transforms_take_the_halved_axis_first_or_last() {
-        // R2C of the last axis, then the others in place in the output.
-        let r = FftNdRecipe::design(FftNdProblem::r2c(&[40, 30, 64], &[0, 1, 2]), H200).unwrap();
+        // R2C of the last axis, then the others in place in the output (an odd last axis: not
+        // a real grid).
+        let r = FftNdRecipe::design(FftNdProblem::r2c(&[40, 30, 65], &[0, 1, 2]), H200).unwrap();
         assert_eq!(r.passes.len(), 3);
         assert_eq!(r.passes[0].recipe.problem.kind, FftKind::R2C);
         assert!(r.passes[0].recipe.io.is_none());

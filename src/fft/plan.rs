@@ -199,7 +199,7 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
         values.extend(twiddles(l, l));
     }
     if recipe.packing == RealPacking::HalfLength {
-        values.extend(twiddles(recipe.problem.len, recipe.problem.len / 2 + 1));
+        values.extend(twiddles(recipe.real_len(), recipe.real_len() / 2 + 1));
     }
     if let Core::Bluestein { factor, conv_len, .. } = recipe.core {
         values.extend(chirp(factor));

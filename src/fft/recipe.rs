@@ -36,7 +36,15 @@ pub enum Core {
     /// Several axes at once: the row is a row-major array of `shape` (the trailing axes of a
     /// multi-dimensional transform, fused into one pass), transformed along each axis in
     /// turn, the first first, by Stockham passes with `radices[d]` over its lines.
-    Grid { shape: Vec<usize>, radices: Vec<Vec<usize>> },
+    ///
+    /// `halved`: R2C or C2R for a real transform's grid, whose last axis is the halved one:
+    /// `shape` ends with its half-length core m = n/2 (the reals read as complex pairs), and
+    /// its lines lie m + 1 values apart in shared memory, the half spectrum's layout (the
+    /// separated X[m] takes the spare slot). R2C runs that axis first and separates each
+    /// line's spectrum, then the other axes, the last of them the first axis; C2R the other
+    /// axes first (the first axis first), then rebuilds each line and runs it. None for a
+    /// complex grid.
+    Grid { shape: Vec<usize>, radices: Vec<Vec<usize>>, halved: Option<FftKind> },
 }
 
 /// One Stockham transform the core runs in shared memory: `subrows` rows of `len` values
@@ -149,10 +157,46 @@ impl Core {
     }
 
     /// A grid of `shape` (each axis longer than 1) by Stockham passes along every axis: None
-    /// where an axis has a prime factor above MAX_PRIME_RADIX (no codelet).
-    pub fn grid(shape: &[usize]) -> Option<Core> {
+    /// where an axis has a prime factor above MAX_PRIME_RADIX (no codelet). `halved`: see
+    /// [`Core::Grid`] (`shape` then ends with the halved axis's core length).
+    pub fn grid(shape: &[usize], halved: Option<FftKind>) -> Option<Core> {
+        // (An R2C grid reads its halved axis's lines in its first pass, in runs of m / R values
+        // for a first radix R: the smallest radix first, or a staged load where the runs are
+        // short, ran slower on an H200 at 9 of 12 shapes, e.g. 128 x 128 0.83x, f64 64 x 64
+        // 0.80x; fourteenth session, docs/BENCHMARKS.md.)
         let radices = shape.iter().map(|&n| pack_radices(n, MAX_PRIME_RADIX, StockhamModel::STRIDED_GRID_RADER)).collect::<Option<Vec<_>>>()?;
-        (shape.len() >= 2 && shape.iter().all(|&n| n > 1)).then(|| Core::Grid { shape: shape.to_vec(), radices })
+        let halved = halved.filter(|&k| k != FftKind::C2C);
+        (shape.len() >= 2 && shape.iter().all(|&n| n > 1)).then(|| Core::Grid { shape: shape.to_vec(), radices, halved })
+    }
+
+    /// The order in which a grid's stages run its axes (see `Core::stages`); empty for other
+    /// cores.
+    pub fn grid_axis_order(&self) -> Vec<usize> {
+        let Core::Grid { shape, halved, .. } = self else { return Vec::new() };
+        let last = shape.len() - 1;
+        match halved {
+            Some(FftKind::R2C) => std::iter::once(last).chain((0..last).rev()).collect(),
+            _ => (0..shape.len()).collect(),
+        }
+    }
+
+    /// Whether this is a real transform's grid (see `Core::Grid`'s `halved`), and which kind.
+    pub fn real_grid(&self) -> Option<FftKind> {
+        match self {
+            Core::Grid { halved, .. } => *halved,
+            _ => None,
+        }
+    }
+
+    /// A grid's lines in shared memory: its shape, a real grid's last axis one longer (the
+    /// half spectrum's m + 1 values per line); None for other cores.
+    pub fn grid_extent(&self) -> Option<Vec<usize>> {
+        let Core::Grid { shape, halved, .. } = self else { return None };
+        let mut extent = shape.clone();
+        if halved.is_some() {
+            *extent.last_mut().expect("a grid has axes") += 1;
+        }
+        Some(extent)
     }
 
     /// Length of the transform.
@@ -187,7 +231,7 @@ impl Core {
     pub fn region(&self) -> usize {
         match self {
             Core::Stockham { len, .. } => *len,
-            Core::Grid { .. } => self.len(),
+            Core::Grid { .. } => self.grid_extent().expect("a grid").iter().product(),
             Core::Bluestein { len, factor, conv_len, .. } => len / factor * conv_len,
             Core::Rader { len, prime, .. } => len + len / prime,
         }
@@ -219,14 +263,17 @@ impl Core {
             }
             // The first axis first: its lines interleave, so that its first pass reads (with
             // direct_io, global memory) consecutive values across a warp; the last axis last.
-            Core::Grid { shape, radices } => {
-                let points: usize = shape.iter().product();
-                (0..shape.len())
-                    .map(|d| {
-                        let step: usize = shape[d + 1..].iter().product();
-                        Stage { len: shape[d], radices: radices[d].clone(), ns0: 1, subrows: points / shape[d], first: 0, stride: shape[d] * step, step }
-                    })
-                    .collect()
+            // A real grid's halved axis comes first (R2C) or last (C2R), its lines m + 1
+            // apart; R2C's other axes run from the last to the first, whose interleaved lines
+            // write global memory in the longest runs.
+            Core::Grid { shape, radices, .. } => {
+                let extent = self.grid_extent().expect("a grid");
+                let points: usize = extent.iter().product();
+                let stage = |d: usize| {
+                    let step: usize = extent[d + 1..].iter().product();
+                    Stage { len: shape[d], radices: radices[d].clone(), ns0: 1, subrows: points / extent[d], first: 0, stride: extent[d] * step, step }
+                };
+                self.grid_axis_order().into_iter().map(stage).collect()
             }
         }
     }
@@ -274,7 +321,8 @@ impl Core {
     /// `bluestein8192_r16x16x16x2`, `bluestein2100_r15x14x10_o2` (two DFTs of 1031 points by
     /// convolutions of 2100, then a radix-2 pass), `rader4001_r10x10x10x4` (one DFT of 4001 points per row),
     /// `rader67_r11x6_o61` (61 of 67 points, then a radix-61 pass), `grid64x64_r16x4_r16x4`
-    /// (a 64 x 64 grid, radices per axis).
+    /// (a 64 x 64 grid, radices per axis), `realgrid64x64_r16x4_r16x2` (a real 64 x 64 grid: a
+    /// 64 x 32 core).
     fn label(&self) -> String {
         let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x") };
         match self {
@@ -283,9 +331,17 @@ impl Core {
             Core::Bluestein { conv_len, radices, outer, .. } => format!("bluestein{conv_len}_r{}_o{}", join(radices), join(outer)),
             Core::Rader { prime, inner, outer, .. } if outer.is_empty() => format!("rader{prime}_r{}", join(inner)),
             Core::Rader { prime, inner, outer, .. } => format!("rader{prime}_r{}_o{}", join(inner), join(outer)),
-            Core::Grid { shape, radices } => {
+            Core::Grid { shape, radices, halved } => {
                 let axes: Vec<String> = radices.iter().map(|r| format!("_r{}", join(r))).collect();
-                format!("grid{}{}", join(shape), axes.concat())
+                // A real grid by its reals' shape: realgrid64x64 runs a 64 x 32 core.
+                let mut lens = shape.clone();
+                let kind = if halved.is_some() {
+                    *lens.last_mut().expect("a grid has axes") *= 2;
+                    "realgrid"
+                } else {
+                    "grid"
+                };
+                format!("{kind}{}{}", join(&lens), axes.concat())
             }
         }
     }
@@ -480,10 +536,42 @@ impl FftRecipe {
     /// Several trailing axes of a row-major complex array in one launch: each of `batch` rows
     /// is a row-major grid of `shape` (see [`Core::Grid`]), transformed along every axis.
     pub(crate) fn design_grid(shape: &[usize], batch: usize, precision: Precision, limits: DeviceLimits) -> Result<Self> {
-        let core = Core::grid(shape).ok_or_else(|| {
+        let core = Core::grid(shape, None).ok_or_else(|| {
             Error::invalid(format!("a grid of {shape:?} needs two or more axes, each longer than 1 with prime factors up to {MAX_PRIME_RADIX}"))
         })?;
         Self::design_around(FftProblem::c2c(core.len(), batch).precision(precision), core, limits)
+    }
+
+    /// Several trailing axes of a row-major real transform in one launch, the last the halved
+    /// one: each of `batch` rows is a real row-major grid of `shape` (`kind` R2C: its input;
+    /// C2R: its output), the other side its half spectrum (see `Core::Grid`'s `halved`). Out
+    /// of place; the last axis even.
+    pub(crate) fn design_real_grid(shape: &[usize], batch: usize, kind: FftKind, precision: Precision, limits: DeviceLimits) -> Result<Self> {
+        let n = shape.last().copied().unwrap_or(0);
+        let mut core_shape = shape.to_vec();
+        if let Some(last) = core_shape.last_mut() {
+            *last = n / 2;
+        }
+        let core = Core::grid(&core_shape, Some(kind)).filter(|_| kind != FftKind::C2C && n % 2 == 0).ok_or_else(|| {
+            Error::invalid(format!(
+                "a real grid of {shape:?} needs R2C or C2R, two or more axes, an even last axis of 4 or more, and prime factors up to {MAX_PRIME_RADIX}"
+            ))
+        })?;
+        let (reals, spectrum) = (core.len() * 2, core.region());
+        let problem = match kind {
+            FftKind::R2C => FftProblem::r2c(reals, batch).row_distances(reals, spectrum),
+            _ => FftProblem::c2r(reals, batch).row_distances(spectrum, reals),
+        };
+        Self::design_around(problem.precision(precision), core, limits)
+    }
+
+    /// Length of the real rows a half-length core's packing separates (R2C) or rebuilds (C2R):
+    /// the problem's, or a real grid's last axis.
+    pub fn real_len(&self) -> usize {
+        match &self.core {
+            Core::Grid { shape, halved: Some(_), .. } => 2 * shape.last().expect("a grid has axes"),
+            _ => self.problem.len,
+        }
     }
 
     /// How a problem's rows map onto the complex core.
@@ -564,7 +652,13 @@ impl FftRecipe {
         // A grid's passes may want more threads than registers allow (a 128 x 128 grid's
         // radix-16 passes have 1024 butterflies of about 96 registers): a power of two that
         // leaves each thread its largest codelet's registers, the butterflies taken in turns.
-        if grid {
+        // A real grid's lines number m + 1 (65 x 8 = 520 butterflies in a 128 x 128 grid's
+        // first pass): its butterflies are shared out evenly over the fewest rounds instead,
+        // so that no round runs nearly empty.
+        if grid && core.real_grid().is_some() {
+            let rounds = (widest as u32).div_ceil(register_threads.min(limits.max_threads).max(1));
+            threads_per_transform = (widest as u32).div_ceil(rounds);
+        } else if grid {
             threads_per_transform = threads_per_transform.min(1 << register_threads.max(1).ilog2());
         }
         // Rader's many barriers favour smaller blocks: half the rows ran up to 1.3x faster.
@@ -679,8 +773,14 @@ impl FftRecipe {
                 "Rader's last pass writes its DFT permuted, into shared memory; with no pass after it, plan it without direct_io",
             ));
         }
-        if matches!(self.core, Core::Grid { .. }) && (self.io.is_some() || self.problem.kind != FftKind::C2C) {
-            return Err(Error::invalid(format!("a grid core transforms contiguous complex rows (C2C, no strided layout): {}", self.describe())));
+        if let Core::Grid { halved, .. } = &self.core {
+            let kind = halved.unwrap_or(FftKind::C2C);
+            if self.io.is_some() || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
+                return Err(Error::invalid(format!(
+                    "a grid core transforms contiguous rows of its own kind ({kind}; real grids out of place), no strided layout: {}",
+                    self.describe()
+                )));
+            }
         }
         if self.threads_per_block() > limits.max_threads {
             return Err(Error::Unsupported(format!(

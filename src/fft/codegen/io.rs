@@ -37,6 +37,10 @@ impl KernelWriter<'_> {
                 self.w.line(format!("cplx v = (in + (row * {apart}u + j))[c];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
             }
+            (FftKind::C2R, _) if self.r.core.real_grid().is_some() => {
+                self.w.comment(&["the half spectrum as it lies (the core's layout), conjugated for the forward core"]);
+                self.w.line(format!("const cplx v = cconj((in + (row * {apart}u + j))[c]);"));
+            }
             (FftKind::R2C, RealPacking::HalfLength) => {
                 self.w.comment(&["z[i] = x[2i] + i x[2i+1]: the real row read as complex pairs"]);
                 self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in + (row * {}u + j))[c];", apart / 2));
@@ -87,9 +91,10 @@ impl KernelWriter<'_> {
     }
 
     /// Whether the kernel writes its results element by element (`write_output`); R2C of even
-    /// length instead separates its packed spectrum, which needs values i and m-i together.
+    /// length instead separates its packed spectrum, which needs values i and m-i together
+    /// (a real grid separates its lines in shared memory, before its other axes).
     pub(super) fn writes_elementwise(&self) -> bool {
-        !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength)
+        !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength) || self.r.core.real_grid().is_some()
     }
 
     /// Whether the kernel reads its input element by element (`read_input`); C2R of even
@@ -115,6 +120,10 @@ impl KernelWriter<'_> {
         self.w.line("(void)tables; (void)sign;");
         match (p.kind, self.r.packing) {
             (FftKind::C2C, _) => self.w.line(format!("(out + (row * {apart}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
+            (FftKind::R2C, _) if self.r.core.real_grid().is_some() => {
+                self.w.comment(&["the half spectrum, separated in shared memory: the core's layout"]);
+                self.w.line(format!("(out + (row * {apart}u + j))[c] = cscale(v, scale);"))
+            }
             (FftKind::C2R, RealPacking::HalfLength) => {
                 self.w.comment(&["x[2i] + i x[2i+1] = conj of the core's output"]);
                 self.w.line(format!("((GLOBAL cplx*)out + (row * {}u + j))[c] = MAKE_CPLX(v.x * scale, -v.y * scale);", apart / 2))
@@ -133,15 +142,32 @@ impl KernelWriter<'_> {
         if !self.reads_elementwise() {
             return self.load_half_spectrum_pairs();
         }
-        // Bluestein's rows load with their zero padding; Rader's spare slots are not loaded.
-        let count = match self.r.core {
-            Core::Rader { len, .. } => len,
-            _ => self.r.core.region(),
+        // Bluestein's rows load with their zero padding; Rader's spare slots are not loaded;
+        // nor are an R2C grid's (its input is m values a line, see `grid_line_slot`).
+        let (count, slot) = match self.r.core {
+            Core::Rader { len, .. } => (len, "i".to_string()),
+            _ if self.r.core.real_grid() == Some(FftKind::R2C) => (self.r.core.len(), self.grid_line_slot("i")),
+            _ => (self.r.core.region(), "i".to_string()),
         };
         self.w.comment(&["load: the block's rows into shared memory"]);
         self.row_loop(count, |w| {
-            w.line("SH(row, i) = read_input(in_rows, tables, row, i, 0u, sign);");
+            w.line(format!("SH(row, {slot}) = read_input(in_rows, tables, row, i, 0u, sign);"));
         });
+    }
+
+    /// A real grid's shared slot for value `i` (an expression) of its core's m values a line
+    /// (the reals as complex pairs): lines lie m + 1 apart, so slot i + i / m.
+    fn grid_line_slot(&self, i: &str) -> String {
+        let m = self.grid_line_len();
+        format!("{i} + {i} / {m}u")
+    }
+
+    /// A real grid's halved-axis core length m (values per line of the reals as pairs).
+    fn grid_line_len(&self) -> usize {
+        match &self.r.core {
+            Core::Grid { shape, halved: Some(_), .. } => *shape.last().expect("a grid has axes"),
+            _ => unreachable!("only real grids have half-spectrum lines"),
+        }
     }
 
     /// The store phase: the block's rows from shared memory to global memory, scaled.
@@ -150,9 +176,14 @@ impl KernelWriter<'_> {
         self.w.comment(&["store: coalesced writes of the block's rows, scaled"]);
         let buffer = self.buffers.row;
         if self.writes_elementwise() {
-            let count = if p.kind == FftKind::R2C { p.half_spectrum_len() } else { self.r.core.len() };
+            let (count, slot) = match self.r.core.real_grid() {
+                Some(FftKind::R2C) => (self.r.core.region(), "i".to_string()),
+                Some(_) => (self.r.core.len(), self.grid_line_slot("i")),
+                None if p.kind == FftKind::R2C => (p.half_spectrum_len(), "i".to_string()),
+                None => (self.r.core.len(), "i".to_string()),
+            };
             self.row_loop(count, |w| {
-                w.line(format!("write_output(out_rows, tables, row, i, 0u, {}, sign, scale);", Self::sh(buffer, "row", "i")));
+                w.line(format!("write_output(out_rows, tables, row, i, 0u, {}, sign, scale);", Self::sh(buffer, "row", &slot)));
             });
             return;
         }
@@ -178,7 +209,7 @@ impl KernelWriter<'_> {
                 "X[i] = E + W^i O and X[m-i] = conj(E - W^i O), W = e^{-2 pi i/N}, with",
                 "E = (Z[i] + conj Z[m-i])/2 and O = -i (Z[i] - conj Z[m-i])/2 (indices mod m)",
             ]);
-            separate_even(w, buffer, "i", m, &half_lit);
+            separate_even(w, buffer, "i", &format!("(i == 0 ? 0 : {m}u - i)"), &half_lit);
             w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half_lit})), tables[{real_twiddles}u + i]);"));
             w.line(format!("GLOBAL cplx* X = out_rows + row * {apart}u;"));
             w.line("X[i] = cscale(cadd(even, odd), scale);");
@@ -195,7 +226,7 @@ impl KernelWriter<'_> {
         let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         self.row_loop(half, |w| {
             w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
-            separate_even(w, buffer, &format!("(i == {m}u ? 0 : i)"), m, &half_lit);
+            separate_even(w, buffer, &format!("(i == {m}u ? 0 : i)"), &format!("(i == 0 ? 0 : {m}u - i)"), &half_lit);
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
             w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));
             w.line(format!("out_rows[row * {apart}u + i] = cscale(x, scale);"));
@@ -225,14 +256,66 @@ impl KernelWriter<'_> {
             w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);"));
         });
     }
+
+    /// An R2C grid, after its halved axis: each line's core output Z (m values) separated in
+    /// place into its half spectrum X (m + 1 values, X[m] in the line's spare slot), a pair
+    /// i, m-i per thread (pair 0: X[0] and X[m]), unscaled: the other axes follow.
+    pub(super) fn separate_grid_lines(&mut self) {
+        let (m, lines) = (self.grid_line_len(), self.r.core.len() / self.grid_line_len());
+        let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
+        self.w.comment(&[&format!("the halved axis's {lines} lines separated in place: X[i] and X[m-i] of each line's half spectrum")]);
+        self.grid_pair_loop(m, |w| {
+            w.comment(&["X[i] = E + W^i O and X[m-i] = conj(E - W^i O), E and O as in the R2C store; X[m] from pair 0"]);
+            separate_even(w, buffer, "at + i", &format!("at + (i == 0 ? 0 : {m}u - i)"), &half_lit);
+            w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half_lit})), tables[{real_twiddles}u + i]);"));
+            w.line(format!("{} = cadd(even, odd);", Self::sh(buffer, "row", "at + i")));
+            w.line(format!("if (2 * i != {m}u) {} = cconj(csub(even, odd));", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+        });
+        self.w.line("BARRIER();");
+    }
+
+    /// A C2R grid, before its halved axis: each line's half spectrum (conjugated, the other
+    /// axes run) rebuilt in place into its core input Z (the m first slots), a pair i, m-i
+    /// per thread, as `load_half_spectrum_pairs` does from global memory.
+    pub(super) fn rebuild_grid_lines(&mut self) {
+        let (m, lines) = (self.grid_line_len(), self.r.core.len() / self.grid_line_len());
+        let (buffer, real_twiddles) = (self.buffers.row, self.tables.real_twiddles);
+        self.w.comment(&[&format!("the halved axis's {lines} lines rebuilt in place: Z[i] and Z[m-i] of each line's packed spectrum")]);
+        self.grid_pair_loop(m, |w| {
+            w.comment(&["a = X[i], b = X[m-i], conjugated back (the other axes ran forward on conj X); then as C2R's load"]);
+            w.line(format!("cplx a = cconj({});", Self::sh(buffer, "row", "at + i")));
+            w.line(format!("cplx b = cconj({});", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+            rebuild_difference(w, &format!("tables[{real_twiddles}u + i]"));
+            w.line(format!("{} = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));", Self::sh(buffer, "row", "at + i")));
+            w.line(format!("if (i != 0 && 2 * i != {m}u) {} = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+        });
+        self.w.line("BARRIER();");
+    }
+
+    /// A loop over the pairs i = 0..=m/2 of every line of the block's real grids: `at` is the
+    /// line's first slot, `i` the pair. Each thread reads and writes its pair's slots only.
+    fn grid_pair_loop(&mut self, m: usize, body: impl FnOnce(&mut SourceWriter)) {
+        let pairs = m / 2 + 1;
+        let lines = self.r.core.len() / m;
+        self.row_loop(lines * pairs, |w| {
+            w.line(format!("const u32 line = i / {pairs}u;"));
+            w.line(format!("const u32 at = line * {}u;   /* the line's first slot */", m + 1));
+            w.line(format!("const u32 pair = i - line * {pairs}u;"));
+            w.open("");
+            w.line("const u32 i = pair;");
+            body(w);
+            w.close();
+        });
+    }
 }
 
-/// R2C's separation, the lines both store forms share: `a` = Z[i] (read at `at`, an index
-/// expression for value i of the row), `b` = conj Z[m-i] (Z[0] for i = 0), and `even` = E =
+/// R2C's separation, the lines every separating form shares: `a` = Z[i] (read at `at`, an
+/// index expression for value i of the row), `b` = conj Z[m-i] (Z[0] for i = 0; read at
+/// `mirror`), and `even` = E =
 /// (a + b)/2 of X[i] = E + W^i O; `half` is the literal 0.5.
-fn separate_even(w: &mut SourceWriter, buffer: usize, at: &str, m: usize, half: &str) {
+fn separate_even(w: &mut SourceWriter, buffer: usize, at: &str, mirror: &str, half: &str) {
     w.line(format!("const cplx a = {};", KernelWriter::sh(buffer, "row", at)));
-    w.line(format!("const cplx b = cconj({});", KernelWriter::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)"))));
+    w.line(format!("const cplx b = cconj({});", KernelWriter::sh(buffer, "row", mirror)));
     w.line(format!("const cplx even = cscale(cadd(a, b), {half});"));
 }
 

@@ -69,7 +69,7 @@ impl TableLayout {
         let core = &recipe.core;
         let core_twiddles = take(if tabled && core.row_passes() { Self::twiddle_period(core) } else { 0 });
         let inner_twiddles = take(if tabled { core.convolution_len().unwrap_or(0) } else { 0 });
-        let real_twiddles = take(if recipe.packing == RealPacking::HalfLength { recipe.problem.len / 2 + 1 } else { 0 });
+        let real_twiddles = take(if recipe.packing == RealPacking::HalfLength { recipe.real_len() / 2 + 1 } else { 0 });
         let (chirp, filter) = match core {
             Core::Bluestein { factor, conv_len, .. } => (take(*factor), take(*conv_len)),
             _ => (take(0), take(0)),
@@ -272,13 +272,14 @@ impl<'a> KernelWriter<'a> {
 
     /// Whether the core's last pass may write global memory itself: a row's last pass writes
     /// value j + i ns of butterfly j, consecutive threads consecutive values; a grid's writes
-    /// its last axis's lines, in runs of len / radix values, staged through shared memory
-    /// where those are shorter than DIRECT_RUN_BYTES.
+    /// its last stage's lines, in runs of len / radix values (interleaved lines: of their
+    /// step), staged through shared memory where those are shorter than DIRECT_RUN_BYTES.
     fn direct_writes_coalesce(&self) -> bool {
         let Core::Grid { .. } = self.r.core else { return true };
         let stages = self.r.core.stages();
         let last = stages.last().expect("a grid has axes");
-        let run = last.len / last.radices.last().copied().unwrap_or(last.len);
+        // Interleaved lines (an R2C grid's first axis, last): runs of `step` values.
+        let run = if last.step > 1 { last.step } else { last.len / last.radices.last().copied().unwrap_or(last.len) };
         (run as u64) * super::recipe::complex_bytes(self.r.problem.precision) >= DIRECT_RUN_BYTES
     }
 
@@ -371,6 +372,35 @@ mod tests {
         let body = fft_source(&cube).body;
         assert!(body.contains("store: coalesced writes") && !body.contains("write_output(out_rows, tables, s, u"));
         assert!(body.contains("/* axis 1: 256 lines of 16 points, 16 apart */"));
+    }
+
+    #[test]
+    fn real_grids_keep_the_half_spectrum_layout_in_shared_memory() {
+        use crate::fft::{FftKind, Precision};
+        // R2C 64 x 64: a 64 x 32 core, lines 33 apart. The halved axis first, reading the reals
+        // as pairs (32 a line in global memory); each line separated in place; the first axis
+        // last, its interleaved lines written directly in runs of 33 values.
+        let r2c = FftRecipe::design_real_grid(&[64, 64], 10, FftKind::R2C, Precision::F32, H200).unwrap();
+        assert_eq!((r2c.core.region(), r2c.problem.row_elements()), (64 * 33, (4096, 64 * 33)));
+        let body = fft_source(&r2c).body;
+        assert!(body.contains("v[0] = read_input(in_rows, tables, s, u * 32u + j, 0u, sign);"));
+        assert!(body.contains("SH(s, u * 33u + o + 0u) = v[0];"));
+        assert!(body.contains("lines separated in place") && body.contains("if (2 * i != 32u) SH(row, at + 32u - i) = cconj(csub(even, odd));"));
+        assert!(body.contains("write_output(out_rows, tables, s, at + o * 33u, 0u, v[0], sign, scale);"));
+        assert!(!body.contains("load: the block") && !body.contains("store: coalesced writes"));
+        // The separating twiddles are those of the 64-point lines, not of the 4096-point row.
+        assert_eq!(crate::fft::TableLayout::of(&r2c).total, 64 + 33);
+        // C2R mirrors it: the first axis first, straight from the half spectrum; the lines
+        // rebuilt; the halved axis last, written as pairs of reals.
+        let c2r = FftRecipe::design_real_grid(&[64, 64], 10, FftKind::C2R, Precision::F32, H200).unwrap();
+        let body = fft_source(&c2r).body;
+        assert!(body.contains("v[0] = read_input(in_rows, tables, s, at + j * 33u, 0u, sign);"));
+        assert!(body.contains("const cplx v = cconj((in + (row * 2112u + j))[c]);"));
+        assert!(body.contains("lines rebuilt in place"));
+        assert!(body.contains("write_output(out_rows, tables, s, u * 32u + o, 0u, v[0], sign, scale);"));
+        // An odd last axis has no half-length core: refused by name.
+        let err = FftRecipe::design_real_grid(&[64, 63], 10, FftKind::R2C, Precision::F32, H200).unwrap_err();
+        assert!(err.to_string().contains("even last axis"), "{err}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! in registers, the filter's product between them: one pass, not two.
 
 use super::KernelWriter;
+use crate::fft::problem::FftKind;
 use crate::fft::recipe::{Core, Stage, TwiddleSource};
 
 /// Where a transform's first pass reads its values.
@@ -130,17 +131,30 @@ impl KernelWriter<'_> {
                 self.convolution(&stages[0], &stages[1], Source::RaderGather { indices, len }, filter, Sink::Shared, scatter);
                 self.stockham(&stages[2], source, sink, Finish::None);
             }
-            Core::Grid { shape, .. } => {
+            Core::Grid { shape, halved, .. } => {
                 let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
-                self.w.comment(&[
-                    &format!("a {} grid, row-major in the row: each axis transformed over all its lines in turn, the first", dims.join(" x ")),
-                    "first; along an earlier axis consecutive threads take neighbouring lines (consecutive values)",
-                ]);
-                let last = stages.len() - 1;
-                for (axis, stage) in stages.iter().enumerate() {
+                match halved {
+                    None => self.w.comment(&[
+                        &format!("a {} grid, row-major in the row: each axis transformed over all its lines in turn, the first", dims.join(" x ")),
+                        "first; along an earlier axis consecutive threads take neighbouring lines (consecutive values)",
+                    ]),
+                    Some(kind) => self.w.comment(&[
+                        &format!("a real {kind} grid, a {} core row-major in the row, the last axis the halved one's packed", dims.join(" x ")),
+                        &format!("pairs, its lines {} apart (the half spectrum's layout); each axis transformed over all its lines", shape[shape.len() - 1] + 1),
+                        "in turn; along an earlier axis consecutive threads take neighbouring lines (consecutive values)",
+                    ]),
+                };
+                let (first, last) = (0, stages.len() - 1);
+                for (k, (stage, axis)) in stages.iter().zip(self.r.core.grid_axis_order()).enumerate() {
+                    if halved == Some(FftKind::C2R) && k == last {
+                        self.rebuild_grid_lines();
+                    }
                     self.w.comment(&[&format!("axis {axis}: {} lines of {} points, {} apart", stage.subrows, stage.len, stage.step)]);
-                    let from = if axis == 0 { source } else { Source::Shared };
-                    self.stockham(stage, from, if axis == last { sink } else { Sink::Shared }, Finish::None);
+                    let from = if k == first { source } else { Source::Shared };
+                    self.stockham(stage, from, if k == last { sink } else { Sink::Shared }, Finish::None);
+                    if halved == Some(FftKind::R2C) && k == first {
+                        self.separate_grid_lines();
+                    }
                 }
             }
         }
@@ -275,7 +289,7 @@ impl KernelWriter<'_> {
                     if i * per_row >= p.zero_from {
                         self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
                     } else {
-                        let (j, c) = Self::global_index(stage, "j", i * per_row);
+                        let (j, c) = self.global_index(stage, "j", i * per_row);
                         self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, {j}, {c}u, sign);"));
                     }
                 }
@@ -360,7 +374,7 @@ impl KernelWriter<'_> {
             // Global memory is addressed as a pointer at o plus a literal, as tables are.
             let value = Self::finished(p.finish, q, &v, i * ns);
             if writes_global {
-                let (o, c) = Self::global_index(stage, "o", i * ns);
+                let (o, c) = self.global_index(stage, "o", i * ns);
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
             } else {
                 let to = match p.finish {
@@ -414,10 +428,14 @@ impl KernelWriter<'_> {
     }
 
     /// Value `var` + `c` of the butterfly's sub-row as an index `var'` + `c'` into the block's
-    /// row for read_input and write_output, c' a literal (see read_input).
-    fn global_index(stage: &Stage, var: &str, c: usize) -> (String, usize) {
+    /// row for read_input and write_output, c' a literal (see read_input). A real grid's
+    /// halved-axis lines lie m + 1 apart in shared memory, m apart as pairs of reals.
+    fn global_index(&self, stage: &Stage, var: &str, c: usize) -> (String, usize) {
         if stage.step > 1 {
             return (format!("at + {var} * {}u", stage.step), c * stage.step);
+        }
+        if self.r.core.real_grid().is_some() {
+            return (format!("u * {}u + {var}", stage.len), c);
         }
         (Self::value_index(stage, var), c)
     }
