@@ -6,43 +6,33 @@
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 
-use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe};
+use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe, Precision};
 
 /// The 1D problem of an argument such as `f64:r2c:360`, or None where it is not one.
 fn problem_of(arg: &str) -> Option<FftProblem> {
-    let (kind, f64, len) = prefixes(arg)?;
-    let problem = match kind {
-        FftKind::C2C => FftProblem::c2c(len.parse().ok()?, 1 << 16),
-        FftKind::R2C => FftProblem::r2c(len.parse().ok()?, 1 << 16),
-        FftKind::C2R => FftProblem::c2r(len.parse().ok()?, 1 << 16),
-    };
-    Some(if f64 { problem.f64() } else { problem })
+    let (kind, precision, len) = prefixes(arg)?;
+    Some(FftProblem { kind, ..FftProblem::c2c(len.parse().ok()?, 1 << 16) }.precision(precision))
 }
 
 /// The multi-dimensional problem over every axis of an argument such as `r2c:64x64x64`.
 fn nd_problem_of(arg: &str) -> Option<FftNdProblem> {
-    let (kind, f64, dims) = prefixes(arg)?;
+    let (kind, precision, dims) = prefixes(arg)?;
     let shape: Vec<usize> = dims.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
     let axes: Vec<usize> = (0..shape.len()).collect();
-    let problem = match kind {
-        FftKind::C2C => FftNdProblem::c2c(&shape, &axes),
-        FftKind::R2C => FftNdProblem::r2c(&shape, &axes),
-        FftKind::C2R => FftNdProblem::c2r(&shape, &axes),
-    };
-    (shape.len() > 1).then(|| if f64 { problem.f64() } else { problem })
+    (shape.len() > 1).then(|| FftNdProblem { kind, ..FftNdProblem::c2c(&shape, &axes) }.precision(precision))
 }
 
 /// An argument's kind and precision prefixes, and what follows them.
-fn prefixes(arg: &str) -> Option<(FftKind, bool, &str)> {
-    let (mut kind, mut f64) = (FftKind::C2C, false);
+fn prefixes(arg: &str) -> Option<(FftKind, Precision, &str)> {
+    let (mut kind, mut precision) = (FftKind::C2C, Precision::F32);
     let mut parts = arg.split(':').peekable();
     while let Some(part) = parts.next() {
         match part {
             "r2c" => kind = FftKind::R2C,
             "c2r" => kind = FftKind::C2R,
             "c2c" => kind = FftKind::C2C,
-            "f64" => f64 = true,
-            rest if parts.peek().is_none() => return Some((kind, f64, rest)),
+            "f64" => precision = Precision::F64,
+            rest if parts.peek().is_none() => return Some((kind, precision, rest)),
             _ => return None,
         }
     }

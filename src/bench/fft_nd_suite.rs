@@ -225,7 +225,6 @@ fn one<I: Element + Random, O: Element + Widen>(device: &Device, cfg: &BenchConf
         FftKind::C2R => half_spectrum_of_reals::<I>(device, problem)?,
         _ => device.upload(&random_vec::<I>(in_len, 11))?,
     };
-    let x = input.to_vec()?;
     let mut output = device.alloc::<O>(out_len)?;
     let timing = cfg.timing();
     let bytes = problem.bytes_moved() as f64;
@@ -247,6 +246,7 @@ fn one<I: Element + Random, O: Element + Widen>(device: &Device, cfg: &BenchConf
         None => CufftPlan::new(device, kind, dims, batch)?,
     };
     // cuFFT's C2R overwrites its input: it runs on a copy, restored before the comparison.
+    let x = input.to_vec()?;
     let mut their_input = device.upload(&x)?;
     let mut theirs = device.alloc::<O>(out_len)?;
     let inverse = direction == Direction::Inverse;

@@ -547,16 +547,20 @@ impl FftRecipe {
     /// C2R: its output), the other side its half spectrum (see `Core::Grid`'s `halved`). Out
     /// of place; the last axis even.
     pub(crate) fn design_real_grid(shape: &[usize], batch: usize, kind: FftKind, precision: Precision, limits: DeviceLimits) -> Result<Self> {
+        let refused = || {
+            Error::invalid(format!(
+                "a real grid of {shape:?} needs R2C or C2R, two or more axes, an even last axis of 4 or more, and prime factors up to {MAX_PRIME_RADIX}"
+            ))
+        };
         let n = shape.last().copied().unwrap_or(0);
+        if kind == FftKind::C2C || n % 2 == 1 {
+            return Err(refused());
+        }
         let mut core_shape = shape.to_vec();
         if let Some(last) = core_shape.last_mut() {
             *last = n / 2;
         }
-        let core = Core::grid(&core_shape, Some(kind)).filter(|_| kind != FftKind::C2C && n % 2 == 0).ok_or_else(|| {
-            Error::invalid(format!(
-                "a real grid of {shape:?} needs R2C or C2R, two or more axes, an even last axis of 4 or more, and prime factors up to {MAX_PRIME_RADIX}"
-            ))
-        })?;
+        let core = Core::grid(&core_shape, Some(kind)).ok_or_else(refused)?;
         let (reals, spectrum) = (core.len() * 2, core.region());
         let problem = match kind {
             FftKind::R2C => FftProblem::r2c(reals, batch).row_distances(reals, spectrum),

@@ -164,10 +164,8 @@ impl KernelWriter<'_> {
 
     /// A real grid's halved-axis core length m (values per line of the reals as pairs).
     fn grid_line_len(&self) -> usize {
-        match &self.r.core {
-            Core::Grid { shape, halved: Some(_), .. } => *shape.last().expect("a grid has axes"),
-            _ => unreachable!("only real grids have half-spectrum lines"),
-        }
+        assert!(self.r.core.real_grid().is_some(), "only real grids have half-spectrum lines");
+        self.r.real_len() / 2
     }
 
     /// The store phase: the block's rows from shared memory to global memory, scaled.
@@ -261,7 +259,8 @@ impl KernelWriter<'_> {
     /// place into its half spectrum X (m + 1 values, X[m] in the line's spare slot), a pair
     /// i, m-i per thread (pair 0: X[0] and X[m]), unscaled: the other axes follow.
     pub(super) fn separate_grid_lines(&mut self) {
-        let (m, lines) = (self.grid_line_len(), self.r.core.len() / self.grid_line_len());
+        let m = self.grid_line_len();
+        let lines = self.r.core.len() / m;
         let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         self.w.comment(&[&format!("the halved axis's {lines} lines separated in place: X[i] and X[m-i] of each line's half spectrum")]);
         self.grid_pair_loop(m, |w| {
@@ -278,7 +277,8 @@ impl KernelWriter<'_> {
     /// axes run) rebuilt in place into its core input Z (the m first slots), a pair i, m-i
     /// per thread, as `load_half_spectrum_pairs` does from global memory.
     pub(super) fn rebuild_grid_lines(&mut self) {
-        let (m, lines) = (self.grid_line_len(), self.r.core.len() / self.grid_line_len());
+        let m = self.grid_line_len();
+        let lines = self.r.core.len() / m;
         let (buffer, real_twiddles) = (self.buffers.row, self.tables.real_twiddles);
         self.w.comment(&[&format!("the halved axis's {lines} lines rebuilt in place: Z[i] and Z[m-i] of each line's packed spectrum")]);
         self.grid_pair_loop(m, |w| {
