@@ -2,7 +2,8 @@
 //! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`. A length may
 //! carry prefixes for the kind and precision: `r2c:360`, `c2r:360`, `f64:360`, `f64:r2c:360`
 //! (C2C f32 without). A shape such as `64x64x64` prints the passes of the C2C transform over
-//! all its axes; with prefixes too (`r2c:64x64x64`, `f64:c2r:128x128`).
+//! all its axes (`32x1024x1024/1,2`: over axes 1 and 2); with prefixes too (`r2c:64x64x64`,
+//! `f64:c2r:128x128`).
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 
@@ -14,11 +15,16 @@ fn problem_of(arg: &str) -> Option<FftProblem> {
     Some(FftProblem { kind, ..FftProblem::c2c(len.parse().ok()?, 1 << 16) }.precision(precision))
 }
 
-/// The multi-dimensional problem over every axis of an argument such as `r2c:64x64x64`.
+/// The multi-dimensional problem of an argument such as `r2c:64x64x64` (every axis) or
+/// `32x1024x1024/1,2` (those axes).
 fn nd_problem_of(arg: &str) -> Option<FftNdProblem> {
-    let (kind, precision, dims) = prefixes(arg)?;
+    let (kind, precision, rest) = prefixes(arg)?;
+    let (dims, axes) = rest.split_once('/').unwrap_or((rest, ""));
     let shape: Vec<usize> = dims.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
-    let axes: Vec<usize> = (0..shape.len()).collect();
+    let axes: Vec<usize> = match axes {
+        "" => (0..shape.len()).collect(),
+        list => list.split(',').map(|a| a.parse().ok()).collect::<Option<_>>()?,
+    };
     (shape.len() > 1).then(|| FftNdProblem { kind, ..FftNdProblem::c2c(&shape, &axes) }.precision(precision))
 }
 

@@ -232,6 +232,55 @@ fn short_trailing_axes_fused_into_one_pass() {
 }
 
 #[test]
+fn rows_take_on_the_first_pass_of_the_axis_before_them() {
+    for device in common::devices() {
+        let limits = coalesce::fft::limits(&device);
+        // (passes, whether the first is a strided grid: the rows with pass A of the column's
+        // four-step split), where the device has an H100's or H200's shared memory.
+        let plan = |p: &FftNdProblem| {
+            let passes = coalesce::fft::FftNdRecipe::design(p.clone(), limits).unwrap().passes;
+            let first = &passes[0].recipe;
+            (passes.len(), first.io.is_some() && first.kernel_name().contains("_grid"))
+        };
+        let roomy = device.info().shared_memory_per_block >= 140 * 1024;
+        // Columns too long for one good strided pass, rows too long to fuse with them, grids of
+        // 1024 points or more: [64, 16] grids of rows 32 apart, then a strided pass of 32; an
+        // odd run (25 values); a column of 3 x 512; a batch axis before; an axis of length 1
+        // between; 1024^2 ([2, 1024] grids); in place (through scratch).
+        for (p, want) in [
+            (FftNdProblem::c2c(&[2048, 16], &[0, 1]), Some((2, true))),
+            (FftNdProblem::c2c(&[2048, 25], &[0, 1]).norm(Normalization::Ortho), Some((2, true))),
+            (FftNdProblem::c2c(&[1536, 32], &[0, 1]).norm(Normalization::Forward), Some((2, true))),
+            (FftNdProblem::c2c(&[3, 1024, 20], &[1, 2]), Some((2, true))),
+            (FftNdProblem::c2c(&[2048, 1, 16], &[0, 2]).norm(Normalization::None), Some((2, true))),
+            (FftNdProblem::c2c(&[2, 1024, 1024], &[1, 2]), Some((2, true))),
+            (FftNdProblem::c2c(&[2048, 16], &[0, 1]).in_place(), Some((2, true))),
+        ] {
+            if let (Some(want), true) = (want, roomy) {
+                assert_eq!(plan(&p), want, "{p:?}");
+            }
+            check::<f32>(&device, p);
+        }
+        let p = FftNdProblem::c2c(&[2, 2048, 16], &[1, 2]).f64();
+        if roomy {
+            assert_eq!(plan(&p), (2, true), "{p:?}");
+        }
+        check::<f64>(&device, p.clone());
+        check::<f64>(&device, p.in_place().norm(Normalization::Ortho));
+        // Not split: columns of 512 (one good strided pass), rows with a prime factor past the
+        // codelets (67), runs under 128 bytes (15 values), the rows not transformed.
+        for p in [
+            FftNdProblem::c2c(&[512, 64], &[0, 1]),
+            FftNdProblem::c2c(&[2048, 67], &[0, 1]),
+            FftNdProblem::c2c(&[2048, 15], &[0, 1]),
+            FftNdProblem::c2c(&[2048, 16], &[0]),
+        ] {
+            assert!(!plan(&p).1, "{p:?}");
+        }
+    }
+}
+
+#[test]
 fn real_short_trailing_axes_fused_into_one_pass() {
     for device in common::devices() {
         let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();

@@ -15,6 +15,11 @@
 //!   (`Core::Grid`; see `fused_trailing_axes`): 64^3 in two passes, 16^3 in one; so do those
 //!   of a real transform out of place whose halved axis is the last (a real grid, its half
 //!   spectrum in shared memory);
+//! - the rows of a row-major C2C transform (its last axis) may take on pass A of a four-step
+//!   split of the axis before them, where that axis is too long for one good strided pass:
+//!   one pass of R x n grids whose first axis strides (`FftRecipe::design_strided_grid`),
+//!   then the rest of the column as a short strided pass (see `Planner::row_split`): 1024^2
+//!   runs as [2, 1024] grids and a strided pass of 512, 4096^2 in two passes, not three;
 //! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
 //!   passes: two transforms of a smooth length m >= 2N - 1, each split as above, through a
 //!   scratch copy of the array padded to m along the axis; the chirps, the zero padding and
@@ -131,12 +136,25 @@ impl FftNdRecipe {
                 // Short trailing axes fused into one pass run where the first of them would
                 // (the last axis: `others` has the long axes first, then the short ones from
                 // the last backwards).
-                for &a in &others {
+                // The rows may take on the first pass of the next axis's four-step split (see
+                // `Planner::row_split`); that axis is then done.
+                let mut done = None;
+                for (k, &a) in others.iter().enumerate() {
+                    if done == Some(a) {
+                        continue;
+                    }
+                    let split = match others.get(k + 1) {
+                        Some(&c) if problem.is_row_major() && fused.is_empty() && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c),
+                        _ => None,
+                    };
                     if fused.contains(&a) {
                         if Some(&a) != fused.last() {
                             continue;
                         }
                         planner.passes.push(grid_pass(at)?);
+                    } else if let Some((c, r)) = split {
+                        planner.plan_row_split(&spectrum, c, r, at, PassBuffer::Output, output_row_major)?;
+                        done = Some(c);
                     } else {
                         planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
                     }
@@ -509,16 +527,57 @@ impl Planner {
             self.passes.push(FftPass { recipe, from, to });
             return Ok(());
         };
-        // Pass A writes other places than it reads: never into the buffer it reads.
-        let middle = if to != from && middle_in_to {
-            to
-        } else if from != PassBuffer::Scratch {
-            PassBuffer::Scratch
-        } else {
-            PassBuffer::SecondScratch
-        };
+        let middle = middle_buffer(from, to, middle_in_to);
         let (pass_a, rest) = job.split(n2);
         self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
+        self.plan(rest, middle, to, middle_in_to)
+    }
+
+    /// Whether the rows (axis `row`, the last of a row-major complex array of `shape`) should
+    /// take on the first pass of a four-step split of axis `column` (the next one planned):
+    /// Some((column, R)) for pass A over R points, as one pass with the rows, a grid of
+    /// R x n whose first axis strides (see `plan_row_split`). A strided pass holds 16 columns
+    /// of its axis in a block and slows down past 512 points (`pass_cost`), where contiguous
+    /// rows do not: 1024^2 then runs as [2, 1024] grids and a strided pass of 512 points,
+    /// not rows and a strided pass of 1024.
+    fn row_split(&mut self, shape: &[usize], row: usize, column: usize) -> Option<(usize, usize)> {
+        let (n, len) = (shape[row], shape[column]);
+        if n < 2 || n > MAX_SINGLE_LAUNCH_LEN || !is_smooth(n, MAX_PRIME_RADIX) || largest_prime_factor(len) > MAX_SINGLE_LAUNCH_LEN || shape[column + 1..row].iter().any(|&d| d > 1) {
+            return None;
+        }
+        let bytes = super::recipe::complex_bytes(self.precision) as usize;
+        let longest = longest_row(self.precision, self.limits).min(self.limits.shared_bytes as usize / bytes);
+        let unsplit = pass_cost(n, false) + self.costs.axis(len, true).0;
+        let mut best: Option<(f64, usize)> = None;
+        // Grids of at least MIN_SPLIT_GRID points (a block of one grid has threads enough) and
+        // runs of at least a 128-byte line.
+        if n * bytes < 128 {
+            return None;
+        }
+        for r in (2..=len / 2).filter(|&r| len.is_multiple_of(r) && is_smooth(r, MAX_PRIME_RADIX) && (MIN_SPLIT_GRID..=longest).contains(&(r * n))) {
+            let cost = grid_cost(r * n * bytes) + self.costs.axis(len / r, true).0;
+            if cost < unsplit - 1e-9 && best.is_none_or(|(c, _)| cost < c - 1e-9) {
+                best = Some((cost, r));
+            }
+        }
+        best.map(|(_, r)| (column, r))
+    }
+
+    /// Axis `column` of a row-major complex array of `shape` split four-step with pass A over
+    /// `r` points, that pass also transforming the rows (the last axis, pass A's fastest
+    /// batch dimension: contiguous on both sides): a strided grid pass of r x n, then the
+    /// rest of the axis as `plan` has it.
+    fn plan_row_split(&mut self, shape: &[usize], column: usize, r: usize, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
+        let n = shape[shape.len() - 1];
+        let (mut pass_a, rest) = AxisJob::complex(shape, column).split(r);
+        let rows = pass_a.batch.remove(0);
+        assert_eq!((rows.count, rows.input, rows.output), (n, 1, 1), "pass A's fastest batch dimension is the rows");
+        if let Some(t) = pass_a.twiddle.as_mut() {
+            t.dim -= 1;
+        }
+        let middle = middle_buffer(from, to, middle_in_to);
+        let recipe = FftRecipe::design_strided_grid(&[r, n], self.precision, pass_a, self.limits)?;
+        self.passes.push(FftPass { recipe, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
     }
 
@@ -533,6 +592,29 @@ impl Planner {
         self.plan(first, from, padded, true)?;
         self.plan(second, padded, to, false)
     }
+}
+
+/// The fewest points of a grid that takes on the rows and pass A of a split (`row_split`):
+/// one grid a block, so fewer would leave its block few threads.
+const MIN_SPLIT_GRID: usize = 1024;
+
+/// Where pass A of a four-step split leaves its values: it writes other places than it reads,
+/// so never into the buffer it reads; into `to` where that may hold them (`middle_in_to`).
+fn middle_buffer(from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> PassBuffer {
+    if to != from && middle_in_to {
+        to
+    } else if from != PassBuffer::Scratch {
+        PassBuffer::Scratch
+    } else {
+        PassBuffer::SecondScratch
+    }
+}
+
+/// Relative time of a pass of grids of `bytes` each in shared memory, as `pass_cost`: a 64 x 64
+/// f32 grid (32 KiB) ran at 0.97 of copy on an H200, 128 x 128 (128 KiB, a block per
+/// multiprocessor) at 0.65 (fourth session, docs/BENCHMARKS.md).
+fn grid_cost(bytes: usize) -> f64 {
+    if bytes <= 64 << 10 { 1.0 / 0.93 } else { 1.0 / 0.65 }
 }
 
 /// Relative time of one pass of `len` points over the whole array: 1 / its fraction of copy
@@ -673,6 +755,32 @@ mod tests {
         let in_place = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 20, 2).in_place(), H200).unwrap();
         assert_eq!(in_place.scratch_buffers(), 1);
         assert!(in_place.passes.iter().all(|p| p.from != PassBuffer::Input && p.to != PassBuffer::Input));
+    }
+
+    #[test]
+    fn rows_take_on_pass_a_of_a_long_column_split() {
+        let passes = |p: FftNdProblem| FftNdRecipe::design(p, H200).unwrap().passes;
+        let grid = |pass: &FftPass| match &pass.recipe.core {
+            Core::Grid { shape, .. } => Some(shape.clone()),
+            _ => None,
+        };
+        // 1024^2: [2, 1024] grids (rows 512 apart in, two contiguous rows out, the four-step
+        // twiddle), then a strided pass of 512; no scratch out of place.
+        let p = passes(FftNdProblem::c2c(&[32, 1024, 1024], &[1, 2]));
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![2, 1024]), None]);
+        let io = p[0].recipe.io.as_ref().unwrap();
+        assert_eq!((io.input_stride, io.output_stride, io.twiddle.map(|t| (t.len, t.dim))), (512 * 1024, 1024, Some((1024, 0))));
+        assert_eq!(io.batch[0], BatchDim { count: 512, input: 1024, output: 2048 });
+        assert_eq!((p[0].from, p[0].to, p[1].from, p[1].to), (PassBuffer::Input, PassBuffer::Output, PassBuffer::Output, PassBuffer::Output));
+        assert_eq!((p[1].recipe.problem.len, p[1].recipe.io.as_ref().unwrap().input_stride), (512, 2048));
+        // 2048^2: [4, 2048] and 512; 4096^2: two passes, not three; in place through scratch.
+        assert_eq!(grid(&passes(FftNdProblem::c2c(&[2048, 2048], &[0, 1]))[0]), Some(vec![4, 2048]));
+        assert_eq!(passes(FftNdProblem::c2c(&[4096, 4096], &[0, 1])).len(), 2);
+        let p = passes(FftNdProblem::c2c(&[2048, 2048], &[0, 1]).in_place());
+        assert_eq!((p[0].from, p[0].to, p[1].from, p[1].to), (PassBuffer::Output, PassBuffer::Scratch, PassBuffer::Scratch, PassBuffer::Output));
+        // Columns of 512 are one good strided pass; 8192-point rows make grids too large.
+        assert!(passes(FftNdProblem::c2c(&[512, 512], &[0, 1])).iter().all(|p| grid(p).is_none()));
+        assert!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])).iter().all(|p| grid(p).is_none()));
     }
 
     #[test]

@@ -764,13 +764,13 @@ impl FftRecipe {
             )));
         }
         if let Some(io) = &self.io {
-            if t.direct_io || self.problem.kind != FftKind::C2C || io.rows() != self.problem.batch {
+            if (t.direct_io && !self.is_strided_grid()) || self.problem.kind != FftKind::C2C || io.rows() != self.problem.batch {
                 return Err(Error::invalid(format!(
-                    "strided FFT passes are complex to complex and staged through shared memory, with batch = the layout's rows: {}",
+                    "strided FFT passes are complex to complex and (but for grids) staged through shared memory, with batch = the layout's rows: {}",
                     self.describe()
                 )));
             }
-            io.validate(self.problem.len)?;
+            io.validate(self.problem.len, self.strided_run())?;
         }
         if t.direct_io && matches!(self.core, Core::Rader { .. }) && !self.core.row_passes() {
             return Err(Error::invalid(
@@ -779,9 +779,13 @@ impl FftRecipe {
         }
         if let Core::Grid { halved, .. } = &self.core {
             let kind = halved.unwrap_or(FftKind::C2C);
-            if self.io.is_some() || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
+            // Strided grids (`design_strided_grid`) are complex, one a block, plain values.
+            let strided_grid_ok = |io: &super::strided::StridedIo| {
+                kind == FftKind::C2C && t.transforms_per_block == 1 && io.chirps().next().is_none() && io.input_values == super::strided::Values::Complex && io.output_values == super::strided::Values::Complex
+            };
+            if self.io.as_ref().is_some_and(|io| !strided_grid_ok(io)) || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
                 return Err(Error::invalid(format!(
-                    "a grid core transforms contiguous rows of its own kind ({kind}; real grids out of place), no strided layout: {}",
+                    "a grid core transforms rows of its own kind ({kind}; real grids contiguous and out of place; strided grids complex, one a block): {}",
                     self.describe()
                 )));
             }
@@ -828,6 +832,22 @@ impl FftRecipe {
         stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, s.butterflies(r).div_ceil(t)))).collect()
     }
 
+    /// Whether this is a strided pass over grids (`design_strided_grid`): the contiguous
+    /// kernels' grid, its rows addressed as `io` says.
+    pub fn is_strided_grid(&self) -> bool {
+        self.io.is_some() && matches!(self.core, Core::Grid { .. })
+    }
+
+    /// Values of a strided pass's row that lie next to each other in global memory before its
+    /// stride applies: value i at (i / run) * stride + i % run. A grid's trailing axes (see
+    /// [`FftRecipe::design_strided_grid`]); 1 for other cores.
+    pub fn strided_run(&self) -> usize {
+        match &self.core {
+            Core::Grid { shape, .. } => shape[1..].iter().product(),
+            _ => 1,
+        }
+    }
+
     pub fn threads_per_block(&self) -> u32 {
         self.tuning.threads_per_transform * self.tuning.transforms_per_block
     }
@@ -847,8 +867,8 @@ impl FftRecipe {
     /// keep their rows interleaved (value i of every row together, see codegen/strided.rs).
     pub fn buffer_values(&self) -> usize {
         match self.io {
-            None => self.row_stride() * self.tuning.transforms_per_block as usize,
-            Some(_) => crate::fft::codegen::interleaved_stride(self) * self.core.region(),
+            Some(_) if !self.is_strided_grid() => crate::fft::codegen::interleaved_stride(self) * self.core.region(),
+            _ => self.row_stride() * self.tuning.transforms_per_block as usize,
         }
     }
 

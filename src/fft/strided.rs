@@ -215,9 +215,11 @@ impl StridedIo {
         self.batch.iter().find(|d| d.count > 1).map_or(1, |d| d.count)
     }
 
-    /// Elements a side spans for rows of `len` values: the buffer must hold at least this many.
-    pub fn span(&self, len: usize, side: &SideLayout) -> Option<usize> {
-        let mut last = len.checked_sub(1)?.checked_mul(side.stride)?;
+    /// Elements a side spans for rows of `len` values in runs of `run` (see
+    /// [`FftRecipe::strided_run`]): the buffer must hold at least this many.
+    pub fn span(&self, len: usize, run: usize, side: &SideLayout) -> Option<usize> {
+        let runs = len.checked_div(run)?;
+        let mut last = runs.checked_sub(1)?.checked_mul(side.stride)?.checked_add(run - 1)?;
         for (count, stride) in &side.dims {
             last = last.checked_add((count - 1).checked_mul(*stride)?)?;
         }
@@ -230,8 +232,11 @@ impl StridedIo {
         format!("s{}", &hash_parts(&[&text])[..10])
     }
 
-    /// Rejects layouts a kernel cannot address.
-    pub fn validate(&self, len: usize) -> Result<()> {
+    /// Rejects layouts a kernel cannot address: rows of `len` values in runs of `run`.
+    pub fn validate(&self, len: usize, run: usize) -> Result<()> {
+        if run == 0 || len % run != 0 {
+            return Err(Error::invalid(format!("strided FFT rows of {len} values cannot lie in runs of {run}")));
+        }
         if self.input_stride == 0 || self.output_stride == 0 || self.batch.iter().any(|d| d.count == 0) {
             return Err(Error::invalid(format!("strided FFT pass with a zero stride or count: {self:?}")));
         }
@@ -260,7 +265,7 @@ impl StridedIo {
             }
         }
         for side in [self.input(), self.output()] {
-            if self.span(len, &side).is_none() {
+            if self.span(len, run, &side).is_none() {
                 return Err(Error::SizeOverflow { count: self.rows() as u64, elem_size: len * 16 });
             }
         }
@@ -273,7 +278,7 @@ impl FftRecipe {
     /// design's core and threads per row, with as many neighbouring rows per block as make a
     /// 128-byte run, fewer where their shared memory would not fit the device's block.
     pub fn design_strided(len: usize, precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
-        io.validate(len)?;
+        io.validate(len, 1)?;
         let problem = FftProblem { batch: io.rows(), ..FftProblem::c2c(len, 1) }.precision(precision);
         problem.validate()?;
         let mut r = FftRecipe::design_core(problem, None, StockhamModel::STRIDED_GRID_RADER, limits)?;
@@ -304,6 +309,37 @@ impl FftRecipe {
     }
 }
 
+impl FftRecipe {
+    /// A strided pass whose rows are grids of `shape` (see [`crate::fft::recipe::Core::Grid`]), transformed along
+    /// every axis: value i = a L + c of row b (L the product of the trailing axes) lies at
+    /// offset(b) + a * stride + c, so that the grid's first axis strides as `io` says and the
+    /// rest of it is a contiguous run of L values (see [`FftRecipe::strided_run`]). This is
+    /// how the rows of a row-major array take on the first pass of a four-step split of the
+    /// axis before them (nd_recipe.rs, `Planner::row_split`). The contiguous kernels' grid
+    /// (its first axis read straight from global memory, its shared memory padded), one grid
+    /// a block: only its global addresses and the four-step twiddle differ (codegen/io.rs).
+    pub fn design_strided_grid(shape: &[usize], precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
+        let mut r = FftRecipe::design_grid(shape, io.rows(), precision, limits)?;
+        r.tuning.transforms_per_block = 1;
+        r.io = Some(io);
+        // Its threads: as many as one of its passes has butterflies, the count that issues the
+        // least work (`issued_work`, idle threads counted; ties to the grid's own design). A [2, 1024]
+        // grid's radix-2 pass has 1024 butterflies, its radix-16 ones 128: 128 threads, each
+        // pass in one round but the radix-2 one in 8, not 512 threads mostly idle.
+        let mut best = (r.issued_work(), r.tuning.threads_per_transform);
+        for (_, butterflies) in r.core.pass_butterflies() {
+            r.tuning.threads_per_transform = (butterflies as u32).clamp(1, limits.max_threads);
+            let work = r.issued_work();
+            if work < best.0 {
+                best = (work, r.tuning.threads_per_transform);
+            }
+        }
+        r.tuning.threads_per_transform = best.1;
+        r.check(limits)?;
+        Ok(r)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,8 +361,10 @@ mod tests {
         assert_eq!(io.output(), SideLayout { stride: 1, dims: vec![(96, 64)] });
         assert_eq!(io.output().contiguous_rows(), Some(64));
         assert_eq!(io.input().contiguous_rows(), None);
-        assert_eq!(io.span(64, &io.input()), Some(3 * 2048));
-        assert_eq!(io.span(64, &io.output()), Some(3 * 2048));
+        assert_eq!(io.span(64, 1, &io.input()), Some(3 * 2048));
+        assert_eq!(io.span(64, 1, &io.output()), Some(3 * 2048));
+        // A grid pass's rows of 2 runs of 32 values, the runs 32 apart on the input side.
+        assert_eq!(io.span(64, 32, &io.input()), Some(32 + 31 + 31 + 2 * 2048 + 1));
         assert_eq!(io.rows(), 96);
         assert_eq!(io.fastest_count(), 32);
     }
@@ -335,12 +373,13 @@ mod tests {
     fn dimensions_of_one_row_drop_out() {
         let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None, input_values: Values::Real, output_values: Values::Complex, input_chirp: None, output_chirp: None };
         assert_eq!(io.input().dims, vec![(1, 0)]);
-        assert_eq!(io.span(4, &io.input()), Some(16));
-        assert!(io.validate(4).is_ok());
+        assert_eq!(io.span(4, 1, &io.input()), Some(16));
+        assert!(io.validate(4, 1).is_ok());
+        assert!(io.validate(4, 3).is_err());
         let zero = StridedIo { input_stride: 0, ..io.clone() };
-        assert!(zero.validate(4).is_err());
+        assert!(zero.validate(4, 1).is_err());
         let half = StridedIo { output_values: Values::Half(HalfAxis { len: 4, unit: 5, at: AxisIndex { row: 1, dims: vec![] } }), ..io };
-        assert!(half.validate(4).unwrap_err().to_string().contains("half-spectrum"));
+        assert!(half.validate(4, 1).unwrap_err().to_string().contains("half-spectrum"));
     }
 
     #[test]

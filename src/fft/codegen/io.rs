@@ -33,6 +33,12 @@ impl KernelWriter<'_> {
             self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
         }
         match (p.kind, self.r.packing) {
+            (FftKind::C2C, _) if self.r.is_strided_grid() => {
+                let (stride, run) = (self.r.io.as_ref().expect("strided").input_stride, self.r.strided_run());
+                self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
+                self.w.line(format!("cplx v = in[(u64)(i / {run}u) * {stride}u + i % {run}u];"));
+                self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
+            }
             (FftKind::C2C, _) => {
                 self.w.line(format!("cplx v = (in + (row * {apart}u + j))[c];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
@@ -119,6 +125,16 @@ impl KernelWriter<'_> {
         ));
         self.w.line("(void)tables; (void)sign;");
         match (p.kind, self.r.packing) {
+            (FftKind::C2C, _) if self.r.is_strided_grid() => {
+                let io = self.r.io.as_ref().expect("strided");
+                let run = self.r.strided_run();
+                self.w.line("const u32 i = j + c;");
+                if let Some(tw) = io.twiddle {
+                    self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
+                    self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (i / {run}u)) % {}u));", tw.len));
+                }
+                self.w.line(format!("out[(u64)(i / {run}u) * {}u + i % {run}u] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));", io.output_stride))
+            }
             (FftKind::C2C, _) => self.w.line(format!("(out + (row * {apart}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
             (FftKind::R2C, _) if self.r.core.real_grid().is_some() => {
                 self.w.comment(&["the half spectrum, separated in shared memory: the core's layout"]);

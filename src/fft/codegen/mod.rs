@@ -185,11 +185,12 @@ impl<'a> KernelWriter<'a> {
             Some(s) => format!("#define PAD(i) ((i) + ((i) >> {s}))  /* one spare slot per {} values: fewer bank conflicts */", 1 << s),
             None => "#define PAD(i) (i)".to_string(),
         });
-        let at = match r.io {
-            None => format!("(row) * {}u + PAD(i)", r.row_stride()),
-            Some(_) => format!("(i) * {}u + (row)", interleaved_stride(r)),
+        let interleaved = r.io.is_some() && !r.is_strided_grid();
+        let at = match interleaved {
+            false => format!("(row) * {}u + PAD(i)", r.row_stride()),
+            true => format!("(i) * {}u + (row)", interleaved_stride(r)),
         };
-        let rows = if r.io.is_some() { ", rows interleaved" } else { " in shared memory" };
+        let rows = if interleaved { ", rows interleaved" } else { " in shared memory" };
         self.w.line(format!("#define SH(row, i) sh[{at}]  /* value i of one of the block's rows{rows} */"));
         if r.tuning.ping_pong {
             self.w.line(format!("#define SH1(row, i) sh[{}u + {at}]  /* the same in the second buffer (ping-pong) */", r.buffer_values()));
@@ -203,8 +204,14 @@ impl<'a> KernelWriter<'a> {
             self.w.line(codelet_function(radix, self.lit));
         }
         match &r.io {
-            Some(io) => self.strided_kernel(io),
-            None => {
+            Some(io) if !r.is_strided_grid() => self.strided_kernel(io),
+            io => {
+                if let Some(io) = io {
+                    // A strided grid: where each block's grid lies, and the four-step twiddle.
+                    self.offset_function("input_offset", &io.input());
+                    self.offset_function("output_offset", &io.output());
+                    self.step_functions(io);
+                }
                 if self.reads_elementwise() {
                     self.read_input_function();
                 }
@@ -248,9 +255,15 @@ impl<'a> KernelWriter<'a> {
             t.transforms_per_block
         ));
         let (in_stride, out_stride) = p.row_elements();
-        self.w.comment(&["the block's first input and output rows: offsets from them are 32-bit"]);
-        self.w.line(format!("const GLOBAL {input}* in_rows = in + first * {in_stride}u;"));
-        self.w.line(format!("GLOBAL {output}* out_rows = out + first * {out_stride}u;"));
+        if r.is_strided_grid() {
+            self.w.comment(&["the block's grid (one a block): where its input and output start"]);
+            self.w.line(format!("const GLOBAL {input}* in_rows = in + input_offset(first);"));
+            self.w.line(format!("GLOBAL {output}* out_rows = out + output_offset(first);"));
+        } else {
+            self.w.comment(&["the block's first input and output rows: offsets from them are 32-bit"]);
+            self.w.line(format!("const GLOBAL {input}* in_rows = in + first * {in_stride}u;"));
+            self.w.line(format!("GLOBAL {output}* out_rows = out + first * {out_stride}u;"));
+        }
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
         let sink = if direct && self.writes_elementwise() && self.direct_writes_coalesce() { Sink::Global } else { Sink::Shared };

@@ -11,6 +11,9 @@
 //! Each side is either contiguous rows, copied with consecutive threads on consecutive values
 //! of a row (the contiguous kernels' `row_loop`), or columns, where each thread keeps its own row
 //! and walks its values. The core is the contiguous kernels' (passes.rs), staged.
+//!
+//! (Strided grids, `FftRecipe::design_strided_grid`, are the contiguous kernels' grids with
+//! other addresses, codegen/io.rs; they share `offset_function` and `step_functions`.)
 
 use super::passes::{Sink, Source};
 use super::KernelWriter;
@@ -100,7 +103,7 @@ impl KernelWriter<'_> {
     }
 
     /// `u64 name(u64 b)`: where row b's values start, from the batch dimensions of one side.
-    fn offset_function(&mut self, name: &str, side: &SideLayout) {
+    pub(super) fn offset_function(&mut self, name: &str, side: &SideLayout) {
         self.w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
         let (last, rest) = side.dims.split_last().expect("a side has a dimension");
         if rest.is_empty() {
@@ -119,7 +122,7 @@ impl KernelWriter<'_> {
     /// `step_index(b)`, the four-step twiddle's row index, and `step_twiddle(tables, m)`,
     /// e^{-2 pi i m/N} as the product of two table values (m's high and low bits), so that
     /// the tables hold about 2 sqrt(N) values instead of N.
-    fn step_functions(&mut self, io: &StridedIo) {
+    pub(super) fn step_functions(&mut self, io: &StridedIo) {
         self.w.open("DEVICE_FN u64 step_index(u64 b)");
         match io.twiddle {
             None => self.w.line("(void)b;").line("return 0;"),
