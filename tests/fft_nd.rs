@@ -240,7 +240,7 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
         let plan = |p: &FftNdProblem| {
             let passes = coalesce::fft::FftNdRecipe::design(p.clone(), limits).unwrap().passes;
             let first = &passes[0].recipe;
-            (passes.len(), first.io.is_some() && first.kernel_name().contains("_grid"))
+            (passes.len(), first.io.is_some() && first.kernel_name().contains("grid"))
         };
         let roomy = device.info().shared_memory_per_block >= 140 * 1024;
         // Columns too long for one good strided pass, rows too long to fuse with them, grids of
@@ -267,13 +267,34 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
         }
         check::<f64>(&device, p.clone());
         check::<f64>(&device, p.in_place().norm(Normalization::Ortho));
+        // R2C: real grids, their rows written as half spectra (17 values and more: 136 bytes);
+        // the column's rest over the half spectrum.
+        for (p, want) in [
+            (FftNdProblem::r2c(&[2048, 32], &[0, 1]), (2, true)),
+            (FftNdProblem::r2c(&[3, 1024, 64], &[1, 2]).norm(Normalization::Ortho), (2, true)),
+            (FftNdProblem::r2c(&[2, 1024, 1024], &[1, 2]), (2, true)),
+            (FftNdProblem::r2c(&[1536, 1, 40], &[0, 2]).norm(Normalization::Forward), (2, true)),
+            (FftNdProblem::r2c(&[2, 2048, 32], &[1, 2]).f64(), (2, true)),
+        ] {
+            if roomy {
+                assert_eq!(plan(&p), want, "{p:?}");
+            }
+            match p.precision {
+                Precision::F32 => check_real::<f32>(&device, p),
+                Precision::F64 => check_real::<f64>(&device, p),
+            }
+        }
         // Not split: columns of 512 (one good strided pass), rows with a prime factor past the
-        // codelets (67), runs under 128 bytes (15 values), the rows not transformed.
+        // codelets (67), runs under 128 bytes (15 values), the rows not transformed; R2C in
+        // place or with the halved axis not the last; C2R (its rows come last).
         for p in [
             FftNdProblem::c2c(&[512, 64], &[0, 1]),
             FftNdProblem::c2c(&[2048, 67], &[0, 1]),
             FftNdProblem::c2c(&[2048, 15], &[0, 1]),
             FftNdProblem::c2c(&[2048, 16], &[0]),
+            FftNdProblem::r2c(&[2048, 32], &[0, 1]).in_place(),
+            FftNdProblem::r2c(&[32, 2048], &[1, 0]),
+            FftNdProblem::c2r(&[2048, 32], &[0, 1]),
         ] {
             assert!(!plan(&p).1, "{p:?}");
         }

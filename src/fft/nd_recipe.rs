@@ -15,9 +15,10 @@
 //!   (`Core::Grid`; see `fused_trailing_axes`): 64^3 in two passes, 16^3 in one; so do those
 //!   of a real transform out of place whose halved axis is the last (a real grid, its half
 //!   spectrum in shared memory);
-//! - the rows of a row-major C2C transform (its last axis) may take on pass A of a four-step
-//!   split of the axis before them, where that axis is too long for one good strided pass:
-//!   one pass of R x n grids whose first axis strides (`FftRecipe::design_strided_grid`),
+//! - the rows of a row-major C2C transform (its last axis; R2C's halved rows too, out of
+//!   place) may take on pass A of a four-step split of the axis before them, where that axis
+//!   is too long for one good strided pass: one pass of R x n grids (R2C: real grids) whose
+//!   first axis strides (`FftRecipe::design_strided_grid`),
 //!   then the rest of the column as a short strided pass (see `Planner::row_split`): 1024^2
 //!   runs as [2, 1024] grids and a strided pass of 512, 4096^2 in two passes, not three;
 //! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
@@ -100,13 +101,20 @@ impl FftNdRecipe {
         };
         match (problem.kind, halved) {
             (FftKind::R2C, Some(h)) => {
-                if fused.is_empty() {
+                // The halved rows may take on the first pass of the next axis (as C2C's do).
+                let split = match others.first() {
+                    Some(&c) if fused.is_empty() && problem.is_row_major() && !in_place && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::R2C),
+                    _ => None,
+                };
+                if let Some((c, r)) = split {
+                    planner.plan_row_split(&problem.shape, &spectrum, c, r, FftKind::R2C, PassBuffer::Input, PassBuffer::Output, output_row_major)?;
+                } else if fused.is_empty() {
                     planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
                 } else {
                     planner.passes.push(grid_pass(PassBuffer::Input)?);
                 }
                 let sides = Sides { middle: row_major_strides(&spectrum), ..Sides::same(output) };
-                for a in others.iter().copied().filter(|a| !fused.contains(a)) {
+                for a in others.iter().copied().filter(|a| !fused.contains(a) && Some(*a) != split.map(|(c, _)| c)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), PassBuffer::Output, PassBuffer::Output, output_row_major)?;
                 }
             }
@@ -144,7 +152,7 @@ impl FftNdRecipe {
                         continue;
                     }
                     let split = match others.get(k + 1) {
-                        Some(&c) if problem.is_row_major() && fused.is_empty() && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c),
+                        Some(&c) if problem.is_row_major() && fused.is_empty() && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c, FftKind::C2C),
                         _ => None,
                     };
                     if fused.contains(&a) {
@@ -153,7 +161,7 @@ impl FftNdRecipe {
                         }
                         planner.passes.push(grid_pass(at)?);
                     } else if let Some((c, r)) = split {
-                        planner.plan_row_split(&spectrum, c, r, at, PassBuffer::Output, output_row_major)?;
+                        planner.plan_row_split(&spectrum, &spectrum, c, r, FftKind::C2C, at, PassBuffer::Output, output_row_major)?;
                         done = Some(c);
                     } else {
                         planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
@@ -533,29 +541,37 @@ impl Planner {
         self.plan(rest, middle, to, middle_in_to)
     }
 
-    /// Whether the rows (axis `row`, the last of a row-major complex array of `shape`) should
-    /// take on the first pass of a four-step split of axis `column` (the next one planned):
-    /// Some((column, R)) for pass A over R points, as one pass with the rows, a grid of
-    /// R x n whose first axis strides (see `plan_row_split`). A strided pass holds 16 columns
-    /// of its axis in a block and slows down past 512 points (`pass_cost`), where contiguous
-    /// rows do not: 1024^2 then runs as [2, 1024] grids and a strided pass of 512 points,
-    /// not rows and a strided pass of 1024.
-    fn row_split(&mut self, shape: &[usize], row: usize, column: usize) -> Option<(usize, usize)> {
+    /// Whether the rows (axis `row`, the last of a row-major array of `shape`: complex, or
+    /// R2C's reals) should take on the first pass of a four-step split of axis `column` (the
+    /// next one planned): Some((column, R)) for pass A over R points, as one pass with the
+    /// rows, a grid of R x n whose first axis strides (see `plan_row_split`; R2C: a real grid,
+    /// its rows written as half spectra). A strided pass holds 16 columns of its axis in a
+    /// block and slows down past 512 points (`pass_cost`), where contiguous rows do not:
+    /// 1024^2 then runs as [2, 1024] grids and a strided pass of 512 points, not rows and a
+    /// strided pass of 1024.
+    fn row_split(&mut self, shape: &[usize], row: usize, column: usize, kind: FftKind) -> Option<(usize, usize)> {
         let (n, len) = (shape[row], shape[column]);
-        if n < 2 || n > MAX_SINGLE_LAUNCH_LEN || !is_smooth(n, MAX_PRIME_RADIX) || largest_prime_factor(len) > MAX_SINGLE_LAUNCH_LEN || shape[column + 1..row].iter().any(|&d| d > 1) {
+        let real = kind == FftKind::R2C;
+        // Values a row holds in shared memory (R2C: its half spectrum), and its core's length.
+        let (line, core) = if real { (n / 2 + 1, n / 2) } else { (n, n) };
+        if core < 2 || n > MAX_SINGLE_LAUNCH_LEN || (real && n % 2 == 1) || !is_smooth(core, MAX_PRIME_RADIX) || largest_prime_factor(len) > MAX_SINGLE_LAUNCH_LEN || shape[column + 1..row].iter().any(|&d| d > 1) {
             return None;
         }
         let bytes = super::recipe::complex_bytes(self.precision) as usize;
-        let longest = longest_row(self.precision, self.limits).min(self.limits.shared_bytes as usize / bytes);
-        let unsplit = pass_cost(n, false) + self.costs.axis(len, true).0;
-        let mut best: Option<(f64, usize)> = None;
-        // Grids of at least MIN_SPLIT_GRID points (a block of one grid has threads enough) and
-        // runs of at least a 128-byte line.
-        if n * bytes < 128 {
+        // Grids of at least MIN_SPLIT_GRID values (a block of one grid has threads enough), in
+        // a block's shared memory (real grids as `fused_trailing_axes` has them), and runs of
+        // at least a 128-byte line.
+        let fits = |r: usize| match real {
+            false => (MIN_SPLIT_GRID..=longest_row(self.precision, self.limits).min(self.limits.shared_bytes as usize / bytes)).contains(&(r * n)),
+            true => r * line >= MIN_SPLIT_GRID && r * n <= MAX_ROW_LEN && r * line * bytes * 17 / 16 <= self.limits.shared_bytes as usize,
+        };
+        if line * bytes < 128 {
             return None;
         }
-        for r in (2..=len / 2).filter(|&r| len.is_multiple_of(r) && is_smooth(r, MAX_PRIME_RADIX) && (MIN_SPLIT_GRID..=longest).contains(&(r * n))) {
-            let cost = grid_cost(r * n * bytes) + self.costs.axis(len / r, true).0;
+        let unsplit = pass_cost(n, false) + self.costs.axis(len, true).0;
+        let mut best: Option<(f64, usize)> = None;
+        for r in (2..=len / 2).filter(|&r| len.is_multiple_of(r) && is_smooth(r, MAX_PRIME_RADIX) && fits(r)) {
+            let cost = grid_cost(r * line * bytes) + self.costs.axis(len / r, true).0;
             if cost < unsplit - 1e-9 && best.is_none_or(|(c, _)| cost < c - 1e-9) {
                 best = Some((cost, r));
             }
@@ -563,20 +579,31 @@ impl Planner {
         best.map(|(_, r)| (column, r))
     }
 
-    /// Axis `column` of a row-major complex array of `shape` split four-step with pass A over
-    /// `r` points, that pass also transforming the rows (the last axis, pass A's fastest
-    /// batch dimension: contiguous on both sides): a strided grid pass of r x n, then the
-    /// rest of the axis as `plan` has it.
-    fn plan_row_split(&mut self, shape: &[usize], column: usize, r: usize, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
+    /// Axis `column` of a row-major array of `shape` (C2C; R2C: the reals, `spectrum` the
+    /// half spectrum's shape) split four-step with pass A over `r` points, that pass also
+    /// transforming the rows (the last axis, pass A's fastest batch dimension: contiguous on
+    /// both sides): a strided grid pass of r x n, then the rest of the axis, over the
+    /// spectrum, as `plan` has it.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_row_split(&mut self, shape: &[usize], spectrum: &[usize], column: usize, r: usize, kind: FftKind, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
         let n = shape[shape.len() - 1];
-        let (mut pass_a, rest) = AxisJob::complex(shape, column).split(r);
-        let rows = pass_a.batch.remove(0);
-        assert_eq!((rows.count, rows.input, rows.output), (n, 1, 1), "pass A's fastest batch dimension is the rows");
+        let (mut pass_a, rest) = AxisJob::complex(spectrum, column).split(r);
+        // The input side as the array lies (R2C: the reals); the output, the spectrum's.
+        let (mut input, _) = AxisJob::complex(shape, column).split(r);
+        let (rows, in_rows) = (pass_a.batch.remove(0), input.batch.remove(0));
+        assert_eq!((rows.input, rows.output, in_rows.count, in_rows.input), (1, 1, n, 1), "pass A's fastest batch dimension is the rows");
+        pass_a.input_stride = input.input_stride;
+        for (d, i) in pass_a.batch.iter_mut().zip(&input.batch) {
+            d.input = i.input;
+        }
+        if kind == FftKind::R2C {
+            pass_a.input_values = Values::Real;
+        }
         if let Some(t) = pass_a.twiddle.as_mut() {
             t.dim -= 1;
         }
         let middle = middle_buffer(from, to, middle_in_to);
-        let recipe = FftRecipe::design_strided_grid(&[r, n], self.precision, pass_a, self.limits)?;
+        let recipe = FftRecipe::design_strided_grid(&[r, n], kind, self.precision, pass_a, self.limits)?;
         self.passes.push(FftPass { recipe, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
     }
@@ -778,6 +805,13 @@ mod tests {
         assert_eq!(passes(FftNdProblem::c2c(&[4096, 4096], &[0, 1])).len(), 2);
         let p = passes(FftNdProblem::c2c(&[2048, 2048], &[0, 1]).in_place());
         assert_eq!((p[0].from, p[0].to, p[1].from, p[1].to), (PassBuffer::Output, PassBuffer::Scratch, PassBuffer::Scratch, PassBuffer::Output));
+        // R2C: real [4, 2048] grids (cores of [4, 1024]), rows 512 apart in reals, written as 4
+        // half spectra of 1025; the column's rest over the half spectrum.
+        let p = passes(FftNdProblem::r2c(&[2048, 2048], &[0, 1]));
+        assert_eq!((p[0].recipe.core.real_grid(), grid(&p[0])), (Some(FftKind::R2C), Some(vec![4, 1024])));
+        let io = p[0].recipe.io.as_ref().unwrap();
+        assert_eq!((io.input_stride, io.output_stride, io.batch[0]), (512 * 2048, 1025, BatchDim { count: 512, input: 2048, output: 4 * 1025 }));
+        assert_eq!((p[1].recipe.problem.len, p[1].recipe.io.as_ref().unwrap().input_stride), (512, 4 * 1025));
         // Columns of 512 are one good strided pass; 8192-point rows make grids too large.
         assert!(passes(FftNdProblem::c2c(&[512, 512], &[0, 1])).iter().all(|p| grid(p).is_none()));
         assert!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])).iter().all(|p| grid(p).is_none()));

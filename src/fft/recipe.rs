@@ -764,7 +764,7 @@ impl FftRecipe {
             )));
         }
         if let Some(io) = &self.io {
-            if (t.direct_io && !self.is_strided_grid()) || self.problem.kind != FftKind::C2C || io.rows() != self.problem.batch {
+            if (!self.is_strided_grid() && (t.direct_io || self.problem.kind != FftKind::C2C)) || io.rows() != self.problem.batch {
                 return Err(Error::invalid(format!(
                     "strided FFT passes are complex to complex and (but for grids) staged through shared memory, with batch = the layout's rows: {}",
                     self.describe()
@@ -779,13 +779,18 @@ impl FftRecipe {
         }
         if let Core::Grid { halved, .. } = &self.core {
             let kind = halved.unwrap_or(FftKind::C2C);
-            // Strided grids (`design_strided_grid`) are complex, one a block, plain values.
+            // Strided grids (`design_strided_grid`): C2C, or R2C from reals; one a block.
+            use super::strided::Values;
             let strided_grid_ok = |io: &super::strided::StridedIo| {
-                kind == FftKind::C2C && t.transforms_per_block == 1 && io.chirps().next().is_none() && io.input_values == super::strided::Values::Complex && io.output_values == super::strided::Values::Complex
+                let values = match kind {
+                    FftKind::C2C => Values::Complex,
+                    _ => Values::Real,
+                };
+                kind != FftKind::C2R && t.transforms_per_block == 1 && io.chirps().next().is_none() && io.input_values == values && io.output_values == Values::Complex
             };
             if self.io.as_ref().is_some_and(|io| !strided_grid_ok(io)) || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
                 return Err(Error::invalid(format!(
-                    "a grid core transforms rows of its own kind ({kind}; real grids contiguous and out of place; strided grids complex, one a block): {}",
+                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids C2C or R2C, one a block): {}",
                     self.describe()
                 )));
             }
@@ -843,6 +848,8 @@ impl FftRecipe {
     /// [`FftRecipe::design_strided_grid`]); 1 for other cores.
     pub fn strided_run(&self) -> usize {
         match &self.core {
+            // A real grid's rows: the reals (its core holds them as pairs).
+            Core::Grid { shape, halved: Some(_), .. } => 2 * shape[1..].iter().product::<usize>(),
             Core::Grid { shape, .. } => shape[1..].iter().product(),
             _ => 1,
         }

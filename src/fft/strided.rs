@@ -307,25 +307,31 @@ impl FftRecipe {
         r.check(limits)?;
         Ok(r)
     }
-}
 
-impl FftRecipe {
-    /// A strided pass whose rows are grids of `shape` (see [`crate::fft::recipe::Core::Grid`]), transformed along
-    /// every axis: value i = a L + c of row b (L the product of the trailing axes) lies at
-    /// offset(b) + a * stride + c, so that the grid's first axis strides as `io` says and the
-    /// rest of it is a contiguous run of L values (see [`FftRecipe::strided_run`]). This is
-    /// how the rows of a row-major array take on the first pass of a four-step split of the
-    /// axis before them (nd_recipe.rs, `Planner::row_split`). The contiguous kernels' grid
-    /// (its first axis read straight from global memory, its shared memory padded), one grid
-    /// a block: only its global addresses and the four-step twiddle differ (codegen/io.rs).
-    pub fn design_strided_grid(shape: &[usize], precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
-        let mut r = FftRecipe::design_grid(shape, io.rows(), precision, limits)?;
+    /// A strided pass whose rows are grids of `shape` (see [`crate::fft::recipe::Core::Grid`]),
+    /// transformed along every axis: value i = a L + c of row b (L the product of the trailing
+    /// axes) lies at offset(b) + a * stride + c, so that the grid's first axis strides as `io`
+    /// says and the rest of it is a contiguous run of L values (see
+    /// [`FftRecipe::strided_run`]). This is how the rows of a row-major array take on the first
+    /// pass of a four-step split of the axis before them (nd_recipe.rs, `Planner::row_split`).
+    /// The contiguous kernels' grid (its first axis read straight from global memory, its
+    /// shared memory padded), one grid a block: only its global addresses and the four-step
+    /// twiddle differ (codegen/io.rs).
+    ///
+    /// `kind` R2C: a real grid (`design_real_grid`), its last axis the reals' (read as pairs
+    /// from `io`'s input, in reals) and its rows written as half spectra.
+    pub fn design_strided_grid(shape: &[usize], kind: FftKind, precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
+        let mut r = match kind {
+            FftKind::C2C => FftRecipe::design_grid(shape, io.rows(), precision, limits)?,
+            kind => FftRecipe::design_real_grid(shape, io.rows(), kind, precision, limits)?,
+        };
         r.tuning.transforms_per_block = 1;
         r.io = Some(io);
         // Its threads: as many as one of its passes has butterflies, the count that issues the
-        // least work (`issued_work`, idle threads counted; ties to the grid's own design). A [2, 1024]
-        // grid's radix-2 pass has 1024 butterflies, its radix-16 ones 128: 128 threads, each
-        // pass in one round but the radix-2 one in 8, not 512 threads mostly idle.
+        // least work (`issued_work`, idle threads counted; ties keep the grid's own design). A
+        // [2, 1024] grid's radix-2 pass has 1024 butterflies, its radix-16 ones 128: 128
+        // threads, each pass in one round but the radix-2 one in 8, not 512 mostly idle
+        // (1024^2 f32 ran 1.2x faster so on an H200, fifteenth session).
         let mut best = (r.issued_work(), r.tuning.threads_per_transform);
         for (_, butterflies) in r.core.pass_butterflies() {
             r.tuning.threads_per_transform = (butterflies as u32).clamp(1, limits.max_threads);

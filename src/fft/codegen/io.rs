@@ -34,10 +34,13 @@ impl KernelWriter<'_> {
         }
         match (p.kind, self.r.packing) {
             (FftKind::C2C, _) if self.r.is_strided_grid() => {
-                let (stride, run) = (self.r.io.as_ref().expect("strided").input_stride, self.r.strided_run());
-                self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
-                self.w.line(format!("cplx v = in[(u64)(i / {run}u) * {stride}u + i % {run}u];"));
+                let at = self.strided_grid_place(true);
+                self.w.line(format!("cplx v = in[{at}];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
+            }
+            (FftKind::R2C, RealPacking::HalfLength) if self.r.is_strided_grid() => {
+                let at = self.strided_grid_place(true);
+                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in)[{at}];   /* the reals as complex pairs */"));
             }
             (FftKind::C2C, _) => {
                 self.w.line(format!("cplx v = (in + (row * {apart}u + j))[c];"));
@@ -126,14 +129,14 @@ impl KernelWriter<'_> {
         self.w.line("(void)tables; (void)sign;");
         match (p.kind, self.r.packing) {
             (FftKind::C2C, _) if self.r.is_strided_grid() => {
-                let io = self.r.io.as_ref().expect("strided");
-                let run = self.r.strided_run();
-                self.w.line("const u32 i = j + c;");
-                if let Some(tw) = io.twiddle {
-                    self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
-                    self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (i / {run}u)) % {}u));", tw.len));
-                }
-                self.w.line(format!("out[(u64)(i / {run}u) * {}u + i % {run}u] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));", io.output_stride))
+                let at = self.strided_grid_place(false);
+                self.strided_grid_twiddle();
+                self.w.line(format!("out[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));"))
+            }
+            (FftKind::R2C, _) if self.r.is_strided_grid() => {
+                let at = self.strided_grid_place(false);
+                self.strided_grid_twiddle();
+                self.w.line(format!("out[{at}] = cscale(v, scale);   /* the half spectrum, separated in shared memory */"))
             }
             (FftKind::C2C, _) => self.w.line(format!("(out + (row * {apart}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
             (FftKind::R2C, _) if self.r.core.real_grid().is_some() => {
@@ -151,6 +154,40 @@ impl KernelWriter<'_> {
             }
         };
         self.w.close();
+    }
+
+    /// A strided grid's (`FftRecipe::design_strided_grid`) global index of value i of its
+    /// input or output: its first axis strides as the pass's layout says, the rest is a
+    /// contiguous run (the row; a real grid's input: the reals as pairs, its output: the half
+    /// spectrum's m + 1 values). Defines `i` on the output side (read_input has it).
+    fn strided_grid_place(&mut self, input: bool) -> String {
+        let io = self.r.io.as_ref().expect("a strided grid has a layout");
+        let run = self.r.strided_run();
+        let (stride, run) = match (self.r.core.real_grid(), input) {
+            (None, true) => (io.input_stride, run),
+            (None, false) => (io.output_stride, run),
+            (Some(_), true) => (io.input_stride / 2, run / 2),
+            (Some(_), false) => (io.output_stride, run / 2 + 1),
+        };
+        if input {
+            self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
+        } else {
+            self.w.line("const u32 i = j + c;");
+        }
+        format!("(u64)(i / {run}u) * {stride}u + i % {run}u")
+    }
+
+    /// A strided grid's four-step twiddle on its output value i, if its pass has one: value k
+    /// of the grid's first axis times e^(-2 pi i k m/N), m the block's `step_index`.
+    fn strided_grid_twiddle(&mut self) {
+        let io = self.r.io.as_ref().expect("a strided grid has a layout");
+        let Some(tw) = io.twiddle else { return };
+        let run = match self.r.core.real_grid() {
+            Some(_) => self.r.strided_run() / 2 + 1,
+            None => self.r.strided_run(),
+        };
+        self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
+        self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (i / {run}u)) % {}u));", tw.len));
     }
 
     /// The load phase: the block's rows into shared memory through `read_input`.
