@@ -268,25 +268,33 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
         check::<f64>(&device, p.clone());
         check::<f64>(&device, p.in_place().norm(Normalization::Ortho));
         // R2C: real grids, their rows written as half spectra (17 values and more: 136 bytes);
-        // the column's rest over the half spectrum.
-        for (p, want) in [
-            (FftNdProblem::r2c(&[2048, 32], &[0, 1]), (2, true)),
-            (FftNdProblem::r2c(&[3, 1024, 64], &[1, 2]).norm(Normalization::Ortho), (2, true)),
-            (FftNdProblem::r2c(&[2, 1024, 1024], &[1, 2]), (2, true)),
-            (FftNdProblem::r2c(&[1536, 1, 40], &[0, 2]).norm(Normalization::Forward), (2, true)),
-            (FftNdProblem::r2c(&[2, 2048, 32], &[1, 2]).f64(), (2, true)),
-        ] {
-            if roomy {
-                assert_eq!(plan(&p), want, "{p:?}");
-            }
-            match p.precision {
-                Precision::F32 => check_real::<f32>(&device, p),
-                Precision::F64 => check_real::<f64>(&device, p),
+        // the column's rest over the half spectrum. C2R mirrors it: the column's long part
+        // first, then real grids reading half spectra and writing the reals (the last pass).
+        let real_cases = [
+            (vec![2048, 32], vec![0, 1], Normalization::Backward, Precision::F32),
+            (vec![3, 1024, 64], vec![1, 2], Normalization::Ortho, Precision::F32),
+            (vec![2, 1024, 1024], vec![1, 2], Normalization::Backward, Precision::F32),
+            (vec![1536, 1, 40], vec![0, 2], Normalization::Forward, Precision::F32),
+            (vec![2, 2048, 32], vec![1, 2], Normalization::None, Precision::F64),
+        ];
+        for (shape, axes, norm, precision) in real_cases {
+            for p in [FftNdProblem::r2c(&shape, &axes), FftNdProblem::c2r(&shape, &axes)] {
+                let p = p.norm(norm).precision(precision);
+                if roomy {
+                    let recipe = coalesce::fft::FftNdRecipe::design(p.clone(), limits).unwrap();
+                    let grid_at = if p.kind == FftKind::R2C { 0 } else { 1 };
+                    assert_eq!(recipe.passes.len(), 2, "{p:?}");
+                    assert!(recipe.passes[grid_at].recipe.io.is_some() && recipe.passes[grid_at].recipe.kernel_name().contains("realgrid"), "{p:?}");
+                }
+                match p.precision {
+                    Precision::F32 => check_real::<f32>(&device, p),
+                    Precision::F64 => check_real::<f64>(&device, p),
+                }
             }
         }
         // Not split: columns of 512 (one good strided pass), rows with a prime factor past the
-        // codelets (67), runs under 128 bytes (15 values), the rows not transformed; R2C in
-        // place or with the halved axis not the last; C2R (its rows come last).
+        // codelets (67), runs under 128 bytes (15 values), the rows not transformed; real
+        // transforms in place or with the halved axis not the last.
         for p in [
             FftNdProblem::c2c(&[512, 64], &[0, 1]),
             FftNdProblem::c2c(&[2048, 67], &[0, 1]),
@@ -294,7 +302,7 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
             FftNdProblem::c2c(&[2048, 16], &[0]),
             FftNdProblem::r2c(&[2048, 32], &[0, 1]).in_place(),
             FftNdProblem::r2c(&[32, 2048], &[1, 0]),
-            FftNdProblem::c2r(&[2048, 32], &[0, 1]),
+            FftNdProblem::c2r(&[2048, 32], &[0, 1]).in_place(),
         ] {
             assert!(!plan(&p).1, "{p:?}");
         }

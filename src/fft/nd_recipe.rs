@@ -18,9 +18,10 @@
 //! - the rows of a row-major C2C transform (its last axis; R2C's halved rows too, out of
 //!   place) may take on pass A of a four-step split of the axis before them, where that axis
 //!   is too long for one good strided pass: one pass of R x n grids (R2C: real grids) whose
-//!   first axis strides (`FftRecipe::design_strided_grid`),
-//!   then the rest of the column as a short strided pass (see `Planner::row_split`): 1024^2
-//!   runs as [2, 1024] grids and a strided pass of 512, 4096^2 in two passes, not three;
+//!   first axis strides (`FftRecipe::design_strided_grid`), then the rest of the column as a
+//!   short strided pass (see `Planner::row_split`): 1024^2 runs as [2, 1024] grids and a
+//!   strided pass of 512, 4096^2 in two passes, not three. C2R mirrors it: the column's long
+//!   part first, then its last R points with the halved rows (`Planner::plan_rows_last`);
 //! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
 //!   passes: two transforms of a smooth length m >= 2N - 1, each split as above, through a
 //!   scratch copy of the array padded to m along the axis; the chirps, the zero padding and
@@ -119,14 +120,22 @@ impl FftNdRecipe {
                 }
             }
             (FftKind::C2R, Some(h)) => {
+                // The axis nearest the halved rows may end in their pass (as R2C's rows begin
+                // the next axis; see `Planner::plan_rows_last`): it then runs after the others.
+                let split = match others.iter().copied().max() {
+                    Some(c) if fused.is_empty() && problem.is_row_major() && !in_place && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::C2R),
+                    _ => None,
+                };
                 let mut at = PassBuffer::Input;
                 let mut sides = Sides { input, ..Sides::same(row_major_strides(&spectrum)) };
-                for a in others.iter().copied().filter(|a| !fused.contains(a)) {
+                for a in others.iter().copied().filter(|a| !fused.contains(a) && Some(*a) != split.map(|(c, _)| c)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
                     sides = Sides::same(row_major_strides(&spectrum));
                 }
-                if !fused.is_empty() {
+                if let Some((c, r)) = split {
+                    planner.plan_rows_last(&problem.shape, &spectrum, c, r, at)?;
+                } else if !fused.is_empty() {
                     planner.passes.push(grid_pass(at)?);
                 } else {
                     let job = match at {
@@ -551,7 +560,7 @@ impl Planner {
     /// strided pass of 1024.
     fn row_split(&mut self, shape: &[usize], row: usize, column: usize, kind: FftKind) -> Option<(usize, usize)> {
         let (n, len) = (shape[row], shape[column]);
-        let real = kind == FftKind::R2C;
+        let real = kind != FftKind::C2C;
         // Values a row holds in shared memory (R2C: its half spectrum), and its core's length.
         let (line, core) = if real { (n / 2 + 1, n / 2) } else { (n, n) };
         if core < 2 || n > MAX_SINGLE_LAUNCH_LEN || (real && n % 2 == 1) || !is_smooth(core, MAX_PRIME_RADIX) || largest_prime_factor(len) > MAX_SINGLE_LAUNCH_LEN || shape[column + 1..row].iter().any(|&d| d > 1) {
@@ -569,9 +578,15 @@ impl Planner {
             return None;
         }
         let unsplit = pass_cost(n, false) + self.costs.axis(len, true).0;
+        // The column's rest: planned as any axis; C2R's runs before the grid, in one pass.
+        let rest_cost = |costs: &mut SplitCosts, rest: usize| match kind {
+            FftKind::C2R if rest > MAX_SINGLE_LAUNCH_LEN => f64::INFINITY,
+            FftKind::C2R => pass_cost(rest, true),
+            _ => costs.axis(rest, true).0,
+        };
         let mut best: Option<(f64, usize)> = None;
         for r in (2..=len / 2).filter(|&r| len.is_multiple_of(r) && is_smooth(r, MAX_PRIME_RADIX) && fits(r)) {
-            let cost = grid_cost(r * line * bytes) + self.costs.axis(len / r, true).0;
+            let cost = grid_cost(r * line * bytes) + rest_cost(&mut self.costs, len / r);
             if cost < unsplit - 1e-9 && best.is_none_or(|(c, _)| cost < c - 1e-9) {
                 best = Some((cost, r));
             }
@@ -606,6 +621,30 @@ impl Planner {
         let recipe = FftRecipe::design_strided_grid(&[r, n], kind, self.precision, pass_a, self.limits)?;
         self.passes.push(FftPass { recipe, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
+    }
+
+    /// C2R's mirror of `plan_row_split`: axis `column` of the half spectrum (`spectrum`, in
+    /// `from`) split four-step with pass A over its long part, len / r points (strided, the
+    /// four-step twiddle on its writes, into scratch), then pass B over the `r` points left
+    /// fused with the halved rows into a real grid of r x n (rows len / r apart on both
+    /// sides), which writes the reals (`shape`) to the output.
+    fn plan_rows_last(&mut self, shape: &[usize], spectrum: &[usize], column: usize, r: usize, from: PassBuffer) -> Result<()> {
+        let (n, n2) = (shape[shape.len() - 1], spectrum[column] / r);
+        let (pass_a, rest) = AxisJob::complex(spectrum, column).split(n2);
+        let middle = if from == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch };
+        self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
+        // Pass B's input as the spectrum lies in scratch; its output, the reals'.
+        let (mut io, out) = (rest.io(), AxisJob::complex(shape, column).split(n2).1.io());
+        let (rows, out_rows) = (io.batch.remove(0), out.batch[0]);
+        assert_eq!((rows.input, out_rows.count, out_rows.output), (1, n, 1), "pass B's fastest batch dimension is the rows");
+        io.output_stride = out.output_stride;
+        for (d, o) in io.batch.iter_mut().zip(&out.batch[1..]) {
+            d.output = o.output;
+        }
+        io.output_values = Values::Real;
+        let recipe = FftRecipe::design_strided_grid(&[r, n], FftKind::C2R, self.precision, io, self.limits)?;
+        self.passes.push(FftPass { recipe, from: middle, to: PassBuffer::Output });
+        Ok(())
     }
 
     /// An axis whose prime factor is too large for one launch: its convolution's two
@@ -812,6 +851,14 @@ mod tests {
         let io = p[0].recipe.io.as_ref().unwrap();
         assert_eq!((io.input_stride, io.output_stride, io.batch[0]), (512 * 2048, 1025, BatchDim { count: 512, input: 2048, output: 4 * 1025 }));
         assert_eq!((p[1].recipe.problem.len, p[1].recipe.io.as_ref().unwrap().input_stride), (512, 4 * 1025));
+        // C2R mirrors it: the column's long part first (512 points, the twiddle on its writes,
+        // into scratch), then real grids reading half spectra rows 512 apart, writing the reals.
+        let p = passes(FftNdProblem::c2r(&[2048, 2048], &[0, 1]));
+        assert_eq!((p[0].recipe.problem.len, p[0].from, p[0].to), (512, PassBuffer::Input, PassBuffer::Scratch));
+        assert!(p[0].recipe.io.as_ref().unwrap().twiddle.is_some());
+        assert_eq!((p[1].recipe.core.real_grid(), grid(&p[1]), p[1].from, p[1].to), (Some(FftKind::C2R), Some(vec![4, 1024]), PassBuffer::Scratch, PassBuffer::Output));
+        let io = p[1].recipe.io.as_ref().unwrap();
+        assert_eq!((io.input_stride, io.output_stride, io.twiddle), (512 * 1025, 512 * 2048, None));
         // Columns of 512 are one good strided pass; 8192-point rows make grids too large.
         assert!(passes(FftNdProblem::c2c(&[512, 512], &[0, 1])).iter().all(|p| grid(p).is_none()));
         assert!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])).iter().all(|p| grid(p).is_none()));

@@ -779,18 +779,20 @@ impl FftRecipe {
         }
         if let Core::Grid { halved, .. } = &self.core {
             let kind = halved.unwrap_or(FftKind::C2C);
-            // Strided grids (`design_strided_grid`): C2C, or R2C from reals; one a block.
+            // Strided grids (`design_strided_grid`): complex values and reals as their kind
+            // has them (R2C's rows written as half spectra, C2R's read so); one a block.
             use super::strided::Values;
             let strided_grid_ok = |io: &super::strided::StridedIo| {
                 let values = match kind {
-                    FftKind::C2C => Values::Complex,
-                    _ => Values::Real,
+                    FftKind::C2C => (Values::Complex, Values::Complex),
+                    FftKind::R2C => (Values::Real, Values::Complex),
+                    FftKind::C2R => (Values::Complex, Values::Real),
                 };
-                kind != FftKind::C2R && t.transforms_per_block == 1 && io.chirps().next().is_none() && io.input_values == values && io.output_values == Values::Complex
+                t.transforms_per_block == 1 && io.chirps().next().is_none() && (io.input_values.clone(), io.output_values.clone()) == values
             };
             if self.io.as_ref().is_some_and(|io| !strided_grid_ok(io)) || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
                 return Err(Error::invalid(format!(
-                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids C2C or R2C, one a block): {}",
+                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids one a block, no Bluestein steps): {}",
                     self.describe()
                 )));
             }

@@ -234,7 +234,7 @@ impl StridedIo {
 
     /// Rejects layouts a kernel cannot address: rows of `len` values in runs of `run`.
     pub fn validate(&self, len: usize, run: usize) -> Result<()> {
-        if run == 0 || len % run != 0 {
+        if run == 0 || !len.is_multiple_of(run) {
             return Err(Error::invalid(format!("strided FFT rows of {len} values cannot lie in runs of {run}")));
         }
         if self.input_stride == 0 || self.output_stride == 0 || self.batch.iter().any(|d| d.count == 0) {

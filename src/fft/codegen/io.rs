@@ -46,6 +46,10 @@ impl KernelWriter<'_> {
                 self.w.line(format!("cplx v = (in + (row * {apart}u + j))[c];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
             }
+            (FftKind::C2R, _) if self.r.is_strided_grid() => {
+                let at = self.strided_grid_place(true);
+                self.w.line(format!("const cplx v = cconj(in[{at}]);   /* the half spectrum, conjugated for the forward core */"));
+            }
             (FftKind::C2R, _) if self.r.core.real_grid().is_some() => {
                 self.w.comment(&["the half spectrum as it lies (the core's layout), conjugated for the forward core"]);
                 self.w.line(format!("const cplx v = cconj((in + (row * {apart}u + j))[c]);"));
@@ -143,6 +147,10 @@ impl KernelWriter<'_> {
                 self.w.comment(&["the half spectrum, separated in shared memory: the core's layout"]);
                 self.w.line(format!("(out + (row * {apart}u + j))[c] = cscale(v, scale);"))
             }
+            (FftKind::C2R, RealPacking::HalfLength) if self.r.is_strided_grid() => {
+                let at = self.strided_grid_place(false);
+                self.w.line(format!("((GLOBAL cplx*)out)[{at}] = MAKE_CPLX(v.x * scale, -v.y * scale);   /* x[2i] + i x[2i+1] = conj of the core's output */"))
+            }
             (FftKind::C2R, RealPacking::HalfLength) => {
                 self.w.comment(&["x[2i] + i x[2i+1] = conj of the core's output"]);
                 self.w.line(format!("((GLOBAL cplx*)out + (row * {}u + j))[c] = MAKE_CPLX(v.x * scale, -v.y * scale);", apart / 2))
@@ -163,11 +171,14 @@ impl KernelWriter<'_> {
     fn strided_grid_place(&mut self, input: bool) -> String {
         let io = self.r.io.as_ref().expect("a strided grid has a layout");
         let run = self.r.strided_run();
+        // A real grid's reals side lies as pairs, its half-spectrum side in runs of m + 1.
         let (stride, run) = match (self.r.core.real_grid(), input) {
             (None, true) => (io.input_stride, run),
             (None, false) => (io.output_stride, run),
-            (Some(_), true) => (io.input_stride / 2, run / 2),
-            (Some(_), false) => (io.output_stride, run / 2 + 1),
+            (Some(FftKind::R2C), true) => (io.input_stride / 2, run / 2),
+            (Some(_), true) => (io.input_stride, run / 2 + 1),
+            (Some(FftKind::R2C), false) => (io.output_stride, run / 2 + 1),
+            (Some(_), false) => (io.output_stride / 2, run / 2),
         };
         if input {
             self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
@@ -183,9 +194,10 @@ impl KernelWriter<'_> {
         let io = self.r.io.as_ref().expect("a strided grid has a layout");
         let Some(tw) = io.twiddle else { return };
         let run = match self.r.core.real_grid() {
-            Some(_) => self.r.strided_run() / 2 + 1,
-            None => self.r.strided_run(),
+            Some(FftKind::R2C) => self.r.strided_run() / 2 + 1,
+            _ => self.r.strided_run(),
         };
+        assert!(self.r.core.real_grid() != Some(FftKind::C2R), "C2R's four-step twiddle is on the pass before its grid");
         self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
         self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (i / {run}u)) % {}u));", tw.len));
     }
