@@ -91,6 +91,10 @@ impl FftNdRecipe {
         // Short trailing axes fused into one pass (see `fused_trailing_axes`): a grid, for
         // real transforms with the halved axis last.
         let fused = fused_trailing_axes(&problem, limits);
+        // Whether the rows (the last axis where it is transformed: each kind checks) may share
+        // a pass with the column before them (see `Planner::row_split`): row-major, nothing
+        // fused, real transforms out of place.
+        let rows_may_split = fused.is_empty() && problem.is_row_major() && (problem.kind == FftKind::C2C || !in_place);
         let grid_pass = |from: PassBuffer| -> Result<FftPass> {
             let grid: Vec<usize> = fused.iter().map(|&f| problem.shape[f]).collect();
             let batch = problem.len() / grid.iter().product::<usize>();
@@ -104,7 +108,7 @@ impl FftNdRecipe {
             (FftKind::R2C, Some(h)) => {
                 // The halved rows may take on the first pass of the next axis (as C2C's do).
                 let split = match others.first() {
-                    Some(&c) if fused.is_empty() && problem.is_row_major() && !in_place && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::R2C),
+                    Some(&c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::R2C),
                     _ => None,
                 };
                 if let Some((c, r)) = split {
@@ -123,7 +127,7 @@ impl FftNdRecipe {
                 // The axis nearest the halved rows may end in their pass (as R2C's rows begin
                 // the next axis; see `Planner::plan_rows_last`): it then runs after the others.
                 let split = match others.iter().copied().max() {
-                    Some(c) if fused.is_empty() && problem.is_row_major() && !in_place && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::C2R),
+                    Some(c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::C2R),
                     _ => None,
                 };
                 let mut at = PassBuffer::Input;
@@ -161,7 +165,7 @@ impl FftNdRecipe {
                         continue;
                     }
                     let split = match others.get(k + 1) {
-                        Some(&c) if problem.is_row_major() && fused.is_empty() && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c, FftKind::C2C),
+                        Some(&c) if rows_may_split && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c, FftKind::C2C),
                         _ => None,
                     };
                     if fused.contains(&a) {
@@ -602,23 +606,10 @@ impl Planner {
     #[allow(clippy::too_many_arguments)]
     fn plan_row_split(&mut self, shape: &[usize], spectrum: &[usize], column: usize, r: usize, kind: FftKind, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
         let n = shape[shape.len() - 1];
-        let (mut pass_a, rest) = AxisJob::complex(spectrum, column).split(r);
-        // The input side as the array lies (R2C: the reals); the output, the spectrum's.
-        let (mut input, _) = AxisJob::complex(shape, column).split(r);
-        let (rows, in_rows) = (pass_a.batch.remove(0), input.batch.remove(0));
-        assert_eq!((rows.input, rows.output, in_rows.count, in_rows.input), (1, 1, n, 1), "pass A's fastest batch dimension is the rows");
-        pass_a.input_stride = input.input_stride;
-        for (d, i) in pass_a.batch.iter_mut().zip(&input.batch) {
-            d.input = i.input;
-        }
-        if kind == FftKind::R2C {
-            pass_a.input_values = Values::Real;
-        }
-        if let Some(t) = pass_a.twiddle.as_mut() {
-            t.dim -= 1;
-        }
+        let (pass_a, rest) = AxisJob::complex(spectrum, column).split(r);
+        let io = rows_grid_io(pass_a, AxisJob::complex(shape, column).split(r).0, n, kind);
         let middle = middle_buffer(from, to, middle_in_to);
-        let recipe = FftRecipe::design_strided_grid(&[r, n], kind, self.precision, pass_a, self.limits)?;
+        let recipe = FftRecipe::design_strided_grid(&[r, n], kind, self.precision, io, self.limits)?;
         self.passes.push(FftPass { recipe, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
     }
@@ -634,14 +625,7 @@ impl Planner {
         let middle = if from == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch };
         self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
         // Pass B's input as the spectrum lies in scratch; its output, the reals'.
-        let (mut io, out) = (rest.io(), AxisJob::complex(shape, column).split(n2).1.io());
-        let (rows, out_rows) = (io.batch.remove(0), out.batch[0]);
-        assert_eq!((rows.input, out_rows.count, out_rows.output), (1, n, 1), "pass B's fastest batch dimension is the rows");
-        io.output_stride = out.output_stride;
-        for (d, o) in io.batch.iter_mut().zip(&out.batch[1..]) {
-            d.output = o.output;
-        }
-        io.output_values = Values::Real;
+        let io = rows_grid_io(rest.io(), AxisJob::complex(shape, column).split(n2).1.io(), n, FftKind::C2R);
         let recipe = FftRecipe::design_strided_grid(&[r, n], FftKind::C2R, self.precision, io, self.limits)?;
         self.passes.push(FftPass { recipe, from: middle, to: PassBuffer::Output });
         Ok(())
@@ -658,6 +642,34 @@ impl Planner {
         self.plan(first, from, padded, true)?;
         self.plan(second, padded, to, false)
     }
+}
+
+/// The layout of a pass whose grid also transforms the rows (`plan_row_split`,
+/// `plan_rows_last`): `io`, a pass of the column's split over the complex values (C2C's array,
+/// a real transform's half spectrum), without its fastest batch dimension (the rows, `n`
+/// values contiguous on both sides, the grid's last axis); a real transform's reals side
+/// (R2C's input, C2R's output) takes its strides from `reals`, the same pass over the reals.
+fn rows_grid_io(mut io: StridedIo, mut reals: StridedIo, n: usize, kind: FftKind) -> StridedIo {
+    let (rows, real_rows) = (io.batch.remove(0), reals.batch.remove(0));
+    assert_eq!((rows.input, rows.output, real_rows.count, real_rows.input, real_rows.output), (1, 1, n, 1, 1), "the split's fastest batch dimension is the rows");
+    let pairs = io.batch.iter_mut().zip(&reals.batch);
+    match kind {
+        FftKind::C2C => {}
+        FftKind::R2C => {
+            io.input_stride = reals.input_stride;
+            pairs.for_each(|(d, r)| d.input = r.input);
+            io.input_values = Values::Real;
+        }
+        FftKind::C2R => {
+            io.output_stride = reals.output_stride;
+            pairs.for_each(|(d, r)| d.output = r.output);
+            io.output_values = Values::Real;
+        }
+    }
+    if let Some(t) = io.twiddle.as_mut() {
+        t.dim -= 1;
+    }
+    io
 }
 
 /// The fewest points of a grid that takes on the rows and pass A of a split (`row_split`):

@@ -34,21 +34,18 @@ impl KernelWriter<'_> {
         }
         match (p.kind, self.r.packing) {
             (FftKind::C2C, _) if self.r.is_strided_grid() => {
-                let at = self.strided_grid_place(true);
-                self.w.line(format!("cplx v = in[{at}];"));
+                self.strided_grid_read(|at| format!("cplx v = in[{at}];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
             }
             (FftKind::R2C, RealPacking::HalfLength) if self.r.is_strided_grid() => {
-                let at = self.strided_grid_place(true);
-                self.w.line(format!("const cplx v = ((const GLOBAL cplx*)in)[{at}];   /* the reals as complex pairs */"));
+                self.strided_grid_read(|at| format!("const cplx v = ((const GLOBAL cplx*)in)[{at}];   /* the reals as complex pairs */"));
             }
             (FftKind::C2C, _) => {
                 self.w.line(format!("cplx v = (in + (row * {apart}u + j))[c];"));
                 self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
             }
             (FftKind::C2R, _) if self.r.is_strided_grid() => {
-                let at = self.strided_grid_place(true);
-                self.w.line(format!("const cplx v = cconj(in[{at}]);   /* the half spectrum, conjugated for the forward core */"));
+                self.strided_grid_read(|at| format!("const cplx v = cconj(in[{at}]);   /* the half spectrum, conjugated for the forward core */"));
             }
             (FftKind::C2R, _) if self.r.core.real_grid().is_some() => {
                 self.w.comment(&["the half spectrum as it lies (the core's layout), conjugated for the forward core"]);
@@ -132,15 +129,9 @@ impl KernelWriter<'_> {
         ));
         self.w.line("(void)tables; (void)sign;");
         match (p.kind, self.r.packing) {
-            (FftKind::C2C, _) if self.r.is_strided_grid() => {
-                let at = self.strided_grid_place(false);
-                self.strided_grid_twiddle();
-                self.w.line(format!("out[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));"))
-            }
+            (FftKind::C2C, _) if self.r.is_strided_grid() => self.strided_grid_write(|at| format!("out[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
             (FftKind::R2C, _) if self.r.is_strided_grid() => {
-                let at = self.strided_grid_place(false);
-                self.strided_grid_twiddle();
-                self.w.line(format!("out[{at}] = cscale(v, scale);   /* the half spectrum, separated in shared memory */"))
+                self.strided_grid_write(|at| format!("out[{at}] = cscale(v, scale);   /* the half spectrum, separated in shared memory */"))
             }
             (FftKind::C2C, _) => self.w.line(format!("(out + (row * {apart}u + j))[c] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
             (FftKind::R2C, _) if self.r.core.real_grid().is_some() => {
@@ -148,8 +139,7 @@ impl KernelWriter<'_> {
                 self.w.line(format!("(out + (row * {apart}u + j))[c] = cscale(v, scale);"))
             }
             (FftKind::C2R, RealPacking::HalfLength) if self.r.is_strided_grid() => {
-                let at = self.strided_grid_place(false);
-                self.w.line(format!("((GLOBAL cplx*)out)[{at}] = MAKE_CPLX(v.x * scale, -v.y * scale);   /* x[2i] + i x[2i+1] = conj of the core's output */"))
+                self.strided_grid_write(|at| format!("((GLOBAL cplx*)out)[{at}] = MAKE_CPLX(v.x * scale, -v.y * scale);   /* x[2i] + i x[2i+1] = conj of the core's output */"))
             }
             (FftKind::C2R, RealPacking::HalfLength) => {
                 self.w.comment(&["x[2i] + i x[2i+1] = conj of the core's output"]);
@@ -164,42 +154,42 @@ impl KernelWriter<'_> {
         self.w.close();
     }
 
-    /// A strided grid's (`FftRecipe::design_strided_grid`) global index of value i of its
-    /// input or output: its first axis strides as the pass's layout says, the rest is a
-    /// contiguous run (the row; a real grid's input: the reals as pairs, its output: the half
-    /// spectrum's m + 1 values). Defines `i` on the output side (read_input has it).
-    fn strided_grid_place(&mut self, input: bool) -> String {
+    /// A strided grid's (`FftRecipe::design_strided_grid`) side: (stride, run) such that value i
+    /// lies at (i / run) * stride + i % run. Its first axis strides as the pass's layout says,
+    /// the rest is a contiguous run (the row; a real grid's reals side: the reals as pairs; its
+    /// half-spectrum side: the m + 1 values of each row).
+    fn strided_grid_side(&self, input: bool) -> (usize, usize) {
         let io = self.r.io.as_ref().expect("a strided grid has a layout");
         let run = self.r.strided_run();
-        // A real grid's reals side lies as pairs, its half-spectrum side in runs of m + 1.
-        let (stride, run) = match (self.r.core.real_grid(), input) {
+        match (self.r.core.real_grid(), input) {
             (None, true) => (io.input_stride, run),
             (None, false) => (io.output_stride, run),
             (Some(FftKind::R2C), true) => (io.input_stride / 2, run / 2),
             (Some(_), true) => (io.input_stride, run / 2 + 1),
             (Some(FftKind::R2C), false) => (io.output_stride, run / 2 + 1),
             (Some(_), false) => (io.output_stride / 2, run / 2),
-        };
-        if input {
-            self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
-        } else {
-            self.w.line("const u32 i = j + c;");
         }
-        format!("(u64)(i / {run}u) * {stride}u + i % {run}u")
     }
 
-    /// A strided grid's four-step twiddle on its output value i, if its pass has one: value k
-    /// of the grid's first axis times e^(-2 pi i k m/N), m the block's `step_index`.
-    fn strided_grid_twiddle(&mut self) {
-        let io = self.r.io.as_ref().expect("a strided grid has a layout");
-        let Some(tw) = io.twiddle else { return };
-        let run = match self.r.core.real_grid() {
-            Some(FftKind::R2C) => self.r.strided_run() / 2 + 1,
-            _ => self.r.strided_run(),
-        };
-        assert!(self.r.core.real_grid() != Some(FftKind::C2R), "C2R's four-step twiddle is on the pass before its grid");
-        self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
-        self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (i / {run}u)) % {}u));", tw.len));
+    /// read_input's load of a strided grid: the line `load` makes of value i's index.
+    fn strided_grid_read(&mut self, load: impl FnOnce(&str) -> String) {
+        let (stride, run) = self.strided_grid_side(true);
+        self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
+        self.w.line(load(&format!("(u64)(i / {run}u) * {stride}u + i % {run}u")));
+    }
+
+    /// write_output's store of a strided grid: the line `store` makes of value i's index, after
+    /// the four-step twiddle where the pass has one (value k of the grid's first axis times
+    /// e^(-2 pi i k m/N), m the block's `step_index`; C2R's is on the pass before its grid).
+    fn strided_grid_write(&mut self, store: impl FnOnce(&str) -> String) -> &mut SourceWriter {
+        let (stride, run) = self.strided_grid_side(false);
+        self.w.line("const u32 i = j + c;");
+        if let Some(tw) = self.r.io.as_ref().and_then(|io| io.twiddle) {
+            assert!(self.r.core.real_grid() != Some(FftKind::C2R), "C2R's four-step twiddle is on the pass before its grid");
+            self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
+            self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (i / {run}u)) % {}u));", tw.len));
+        }
+        self.w.line(store(&format!("(u64)(i / {run}u) * {stride}u + i % {run}u")))
     }
 
     /// The load phase: the block's rows into shared memory through `read_input`.
