@@ -38,7 +38,8 @@ fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
 }
 
 /// Long 1D: powers of two 2^12..2^28, lengths with large prime factors and primes over one
-/// launch (Bluestein), f32; powers of two to 2^24 in f64; R2C f32 powers of two and 10^6 + 3.
+/// launch (Bluestein), f32; powers of two to 2^24 in f64; R2C and C2R f32 powers of two and
+/// 10^6 + 3.
 pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     let mut specs = Vec::new();
     let top = if quick { 16 } else { 28 };
@@ -58,15 +59,16 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
             specs.push((format!("{n} x{batch} {precision}"), group, FftNdProblem::c2c_1d(n, batch).precision(precision), vec![n], batch));
         }
     }
-    for k in 12..=top {
-        let n = 1usize << k;
-        let batch = batch_for(quick, n, 4);
-        specs.push((format!("r2c {n} x{batch} f32"), "r2c powers of two".into(), FftNdProblem::r2c_1d(n, batch), vec![n], batch));
-    }
-    if !quick {
-        let n = 1_000_003;
-        let batch = batch_for(quick, n, 4);
-        specs.push((format!("r2c {n} x{batch} f32"), "r2c large prime".into(), FftNdProblem::r2c_1d(n, batch), vec![n], batch));
+    for (kind, name) in [(FftKind::R2C, "r2c"), (FftKind::C2R, "c2r")] {
+        let mut lengths: Vec<(usize, &str)> = (12..=top).map(|k| (1usize << k, "powers of two")).collect();
+        if !quick {
+            lengths.push((1_000_003, "large prime"));
+        }
+        for (n, group) in lengths {
+            let batch = batch_for(quick, n, 4);
+            let problem = FftNdProblem { kind, ..FftNdProblem::r2c_1d(n, batch) };
+            specs.push((format!("{name} {n} x{batch} f32"), format!("{name} {group}"), problem, vec![n], batch));
+        }
     }
     specs
 }
@@ -177,6 +179,9 @@ fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64
 }
 
 pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Spec>) -> Result<Table> {
+    // --sizes: the cases whose transformed lengths all lie in its ranges.
+    let sizes = &cfg.fft.sizes;
+    let specs: Vec<Spec> = specs.into_iter().filter(|s| sizes.is_empty() || s.3.iter().all(|n| sizes.iter().any(|r| r.contains(n)))).collect();
     let (_, copy_gbps) = driver_copy_gbps(device, budget(cfg.quick), TimingPlan::FULL)?;
     let mut table = Table::new(
         format!("FFT {title}, C2C and R2C forward, C2R inverse, batched to at least {}", super::human_bytes(budget(cfg.quick))),
@@ -398,7 +403,12 @@ mod tests {
         let three = three_d(false);
         assert_eq!(find(&three, "64^3 x128 f32"), Some(("64^3..512^3".into(), vec![128, 64, 64, 64], 128)));
         assert_eq!(find(&three, "512^3 x1 f64").map(|s| s.0), Some("f64".into()));
-        assert_eq!(large_1d(false).iter().filter(|s| s.1 == "powers of two").count(), 17);
+        let long = large_1d(false);
+        for group in ["powers of two", "r2c powers of two", "c2r powers of two"] {
+            assert_eq!(long.iter().filter(|s| s.1 == group).count(), 17, "{group}");
+        }
+        let c2r = find(&long, "c2r 1048576 x64 f32").expect("C2R 2^20");
+        assert_eq!((c2r.0.as_str(), c2r.1, c2r.2), ("c2r powers of two", vec![64, 1048576], 64));
         let r2c = find(&three, "r2c 64^3 x128 f32").expect("R2C cubes");
         assert_eq!((r2c.0.as_str(), r2c.2), ("r2c 64^3..512^3", 128));
         let c2r = find(&three, "c2r 64^3 x128 f32").expect("C2R cubes");

@@ -31,8 +31,9 @@
 //! last writes the half spectrum; or a real grid of it and the short axes before it), then
 //! the other axes of the half spectrum in place; C2R the other axes first, into scratch, then
 //! the halved axis (its first pass reads the half spectrum, its last writes the reals; or the
-//! real grid). Values between the passes of the halved axis are
-//! complex and of the array's whole shape, so they live in scratch.
+//! real grid). Values between the passes of the halved axis are complex, laid out as the
+//! array's whole shape, in scratch; a four-step split of it writes and reads only half of
+//! them (the conjugate symmetry of real rows' spectra, `AxisJob::real_split`).
 
 use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
@@ -357,7 +358,7 @@ impl AxisJob {
         let n = problem.shape[h];
         let inner: usize = problem.shape[h + 1..].iter().product();
         let outer: usize = problem.shape[..h].iter().product();
-        let half = HalfAxis { len: n, unit: inner, at: AxisIndex::whole(2) };
+        let half = HalfAxis::whole(n, inner, 2);
         let (real, spectrum) = (n * inner, (n / 2 + 1) * inner);
         let (outer_in, outer_out, input_values, output_values) = match problem.kind {
             FftKind::C2R => (spectrum, real, Values::Half(half), Values::Real),
@@ -385,7 +386,7 @@ impl AxisJob {
         let (step, dims) = sides.dims(&problem.shape, h);
         let n = problem.shape[h];
         let unit = if problem.kind == FftKind::C2R { step.input } else { step.output };
-        let half = Values::Half(HalfAxis { len: n, unit, at: AxisIndex::whole(dims.len()) });
+        let half = Values::Half(HalfAxis::whole(n, unit, dims.len()));
         let (input_values, output_values) = if problem.kind == FftKind::C2R { (half, Values::Real) } else { (Values::Real, half) };
         AxisJob { len: n, step, dims, input_values, output_values, input_chirp: None, output_chirp: None }
     }
@@ -437,41 +438,85 @@ impl AxisJob {
     }
 
     /// Four-step split into pass A over `n2` points (its strided rows) and the rest: the
-    /// axis of n1 = len / n2 points, reading what pass A wrote.
+    /// axis of n1 = len / n2 points, reading what pass A wrote. A whole real axis keeps half
+    /// the complex values between them (see `real_split`).
     fn split(&self, n2: usize) -> (StridedIo, AxisJob) {
         let (n, s) = (self.len, self.step);
         let n1 = n / n2;
+        let real = self.real_split();
         // The new dimension goes after those closer together, so that a block's neighbouring
         // rows stay neighbours in memory.
         let place = |dims: &[Dim], key: fn(&Dim) -> usize, at: usize| dims.iter().filter(|d| d.count > 1 && key(d) < at).count();
         // Pass A: x[n1 + N1 n2] (n1 a batch dimension), written to Y[n1, k2] in the middle.
+        // C2R: rows n1 <= N1/2 only. R2C: coefficients k2 <= N2/2 only.
         let p = place(&self.dims, |d| d.input, s.input);
         let mut a_dims: Vec<BatchDim> = self.dims.iter().map(|d| BatchDim { count: d.count, input: d.input, output: d.middle }).collect();
-        a_dims.insert(p, BatchDim { count: n1, input: s.input, output: n2 * s.middle });
+        let a_rows = if real == Some(FftKind::C2R) { n1 / 2 + 1 } else { n1 };
+        a_dims.insert(p, BatchDim { count: a_rows, input: s.input, output: n2 * s.middle });
+        let a_output = match real {
+            Some(FftKind::R2C) => Values::Half(HalfAxis::whole(n2, s.middle, a_dims.len())),
+            _ => Values::Complex,
+        };
         let pass_a = StridedIo {
             input_stride: n1 * s.input,
             output_stride: s.middle,
             batch: a_dims,
             twiddle: Some(StepTwiddle { len: n, dim: p }),
             input_values: weighted(&self.input_values, n1, p),
-            output_values: Values::Complex,
+            output_values: a_output,
             input_chirp: self.input_chirp.as_ref().map(|c| Chirp { at: c.at.split(n1, p), ..c.clone() }),
             output_chirp: None,
         };
-        // Pass B: Y[k1, k2] over k1, X[k2 + N2 k1] written (k2 a batch dimension).
+        // Pass B: Y[k1, k2] over k1, X[k2 + N2 k1] written (k2 a batch dimension). R2C: rows
+        // k2 <= N2/2 only, each writing the coefficients no other row does. C2R: rows over
+        // N1/2 read as their mirror images.
         let q = place(&self.dims, |d| d.middle, s.middle);
         let mut b_dims: Vec<Dim> = self.dims.iter().map(|d| Dim { input: d.middle, ..*d }).collect();
-        b_dims.insert(q, Dim { count: n2, input: s.middle, output: s.output, middle: s.middle });
+        let b_rows = if real == Some(FftKind::R2C) { n2 / 2 + 1 } else { n2 };
+        b_dims.insert(q, Dim { count: b_rows, input: s.middle, output: s.output, middle: s.middle });
+        let mut output_values = weighted(&self.output_values, n2, q);
+        if let (Some(FftKind::R2C), Values::Half(h)) = (real, &mut output_values) {
+            h.mirror_writes = Some(n2);
+        }
+        let input_values = match real {
+            Some(FftKind::C2R) => Values::Half(HalfAxis::whole(n1, n2 * s.middle, b_dims.len())),
+            _ => Values::Complex,
+        };
         let rest = AxisJob {
             len: n1,
             step: Dim { count: 0, input: n2 * s.middle, output: n2 * s.output, middle: n2 * s.middle },
             dims: b_dims,
-            input_values: Values::Complex,
-            output_values: weighted(&self.output_values, n2, q),
+            input_values,
+            output_values,
             input_chirp: None,
             output_chirp: self.output_chirp.as_ref().map(|c| Chirp { at: c.at.split(n2, q), ..c.clone() }),
         };
         (pass_a, rest)
+    }
+
+    /// Whether a four-step split of this job may keep half the complex values between its
+    /// passes, and how: where it is a whole real axis, reals on one side and its half
+    /// spectrum (coefficient i of each row) on the other, with no Bluestein step.
+    /// - R2C: pass A transforms real rows, whose spectra are conjugate-symmetric: it writes
+    ///   coefficients k2 <= N2/2 only, and pass B transforms only those rows, each writing
+    ///   its coefficients over len/2 to their mirror images where no other row writes them
+    ///   (`HalfAxis::mirror_writes`).
+    /// - C2R: pass A's rows n1 and N1 - n1 come out conjugate to each other (the half
+    ///   spectrum's symmetry, the four-step twiddle included): it transforms rows n1 <= N1/2
+    ///   only, and pass B reads each of its rows as the half spectrum of a C2R axis of N1
+    ///   points, a real axis again when it is split further.
+    ///
+    /// Both move half the bytes a complex middle would between the passes.
+    fn real_split(&self) -> Option<FftKind> {
+        let whole = |v: &Values| matches!(v, Values::Half(h) if h.len == self.len && h.at.is_row() && h.mirror_writes.is_none());
+        if self.input_chirp.is_some() || self.output_chirp.is_some() {
+            return None;
+        }
+        match (&self.input_values, &self.output_values) {
+            (Values::Real, out) if whole(out) => Some(FftKind::R2C),
+            (inp, Values::Real) if whole(inp) => Some(FftKind::C2R),
+            _ => None,
+        }
     }
 
     /// Bluestein over passes: the axis as two forward transforms of `m` points (a cyclic
@@ -964,23 +1009,42 @@ mod tests {
 
     #[test]
     fn half_spectrum_coefficients_follow_the_four_step_order() {
-        // C2R of 12 = 3 x 4 points: pass A reads coefficient n1 + 3 n2 (n2 its row's index).
-        let job = AxisJob::halved(&FftNdProblem::c2r_1d(12, 2), 1);
-        let (a, rest) = job.split(4);
+        // C2R of 3072 = 64 x 48 points: pass A reads coefficient n1 + 64 n2 (n2 its row's
+        // index), rows n1 <= 32 only (row 64 - n1 is row n1's conjugate); pass B reads its
+        // rows as half spectra of 64, coefficient i of each 48 middle rows apart.
+        let job = AxisJob::halved(&FftNdProblem::c2r_1d(3072, 2), 1);
+        let (a, rest) = job.split(48);
         let Values::Half(h) = &a.input_values else { panic!() };
-        for (b, i) in [(0, 0), (1, 2), (2, 3), (4, 1)] {
-            let n1 = b % 3;
-            assert_eq!(h.at.of(&a.batch, b, i), n1 + 3 * i, "row {b} value {i}");
+        assert_eq!(a.batch[0].count, 33);
+        for (b, i) in [(0, 0), (1, 2), (32, 3), (33, 1), (35, 47)] {
+            let n1 = b % 33;
+            assert_eq!(h.at.of(&a.batch, b, i), n1 + 64 * i, "row {b} value {i}");
         }
+        assert_eq!(rest.input_values, Values::Half(HalfAxis::whole(64, 48, rest.dims.len())));
         assert_eq!(rest.output_values, Values::Real);
-        // R2C of 12: the last pass writes X[k2 + 4 k1].
-        let (_, rest) = AxisJob::halved(&FftNdProblem::r2c_1d(12, 2), 1).split(4);
+        assert_eq!(rest.dims[0].count, 48);
+        // The rest, a C2R axis of 64 (its half spectrum what pass A wrote), split 32 x 2
+        // halves again: rows n1 <= 16 of 32.
+        let (a2, rest2) = rest.split(2);
+        // (batch: the first split's 48 rows, then the 17 new ones, coefficient n1 + 32 n2.)
+        assert_eq!(a2.batch.iter().map(|d| d.count).collect::<Vec<_>>(), vec![48, 17, 1, 2]);
+        assert_eq!((a2.input_values.clone(), rest2.output_values), (Values::Half(HalfAxis { at: AxisIndex { row: 32, dims: vec![0, 1, 0, 0] }, ..HalfAxis::whole(64, 48, 4) }), Values::Real));
+        // R2C of 3072: pass A writes coefficients k2 <= 24 of its rows; the last pass, rows
+        // k2 <= 24 only, writes X[k2 + 48 k1], and past 1536 the mirror images of rows
+        // 0 < k2 < 24.
+        let (a, rest) = AxisJob::halved(&FftNdProblem::r2c_1d(3072, 2), 1).split(48);
+        assert_eq!(a.output_values, Values::Half(HalfAxis::whole(48, 1, a.batch.len())));
         let b = rest.io();
         let Values::Half(w) = &b.output_values else { panic!() };
-        for (row, k1) in [(0, 0), (3, 2), (4, 1), (5, 2)] {
-            let k2 = row % 4;
-            assert_eq!(w.at.of(&b.batch, row, k1), k2 + 4 * k1, "row {row} value {k1}");
+        assert_eq!((b.batch[0].count, w.mirror_writes), (25, Some(48)));
+        for (row, k1) in [(0, 0), (2, 2), (24, 1), (26, 63)] {
+            let k2 = row % 25;
+            assert_eq!(w.at.of(&b.batch, row, k1), k2 + 48 * k1, "row {row} value {k1}");
         }
+        // Neither halves where a Bluestein step rides on the passes.
+        let mut chirped = AxisJob::halved(&FftNdProblem::r2c_1d(12, 2), 1);
+        chirped.input_chirp = Some(Chirp { step: ChirpStep::Signal, len: 12, conv_len: 32, at: AxisIndex::whole(2) });
+        assert_eq!(chirped.real_split(), None);
     }
 
     #[test]

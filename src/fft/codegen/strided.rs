@@ -61,9 +61,9 @@ impl KernelWriter<'_> {
             Core::Rader { len, .. } => len,
             _ => r.core.region(),
         };
-        match input.contiguous_rows() {
-            Some(stride) => self.row_loop(load_count, |w| {
-                w.line(format!("SH(row, i) = read_value(in + (first + row) * {stride}u, tables, input_coefficient(first + row), i, sign);"));
+        match row_start(&input, "input_offset") {
+            Some(start) => self.row_loop(load_count, |w| {
+                w.line(format!("SH(row, i) = read_value(in + {start}, tables, input_coefficient(first + row), i, sign);"));
             }),
             None => {
                 self.w.line(format!("const GLOBAL {in_type}* in_row = in + input_offset(b);"));
@@ -77,10 +77,10 @@ impl KernelWriter<'_> {
         self.w.comment(&[&format!("store: {}", Self::side_text(&output))]);
         let store_count = r.core.len();
         let buffer = self.buffers.row;
-        match output.contiguous_rows() {
-            Some(stride) => self.row_loop(store_count, |w| {
+        match row_start(&output, "output_offset") {
+            Some(start) => self.row_loop(store_count, |w| {
                 w.line(format!(
-                    "write_value(out + (first + row) * {stride}u, tables, step_index(first + row), output_coefficient(first + row), i, {}, sign, scale);",
+                    "write_value(out + {start}, tables, step_index(first + row), output_coefficient(first + row), i, {}, sign, scale);",
                     Self::sh(buffer, "row", "i")
                 ));
             }),
@@ -96,9 +96,10 @@ impl KernelWriter<'_> {
     }
 
     fn side_text(side: &SideLayout) -> String {
-        match side.contiguous_rows() {
-            Some(stride) => format!("contiguous rows {stride} apart, consecutive threads on consecutive values of a row"),
-            None => format!("each thread its own row, values {} apart, rows at {:?} (count, stride)", side.stride, side.dims),
+        match (side.contiguous_rows(), side.stride) {
+            (Some(stride), _) => format!("contiguous rows {stride} apart, consecutive threads on consecutive values of a row"),
+            (None, 1) => format!("contiguous rows at {:?} (count, stride), consecutive threads on consecutive values of a row", side.dims),
+            _ => format!("each thread its own row, values {} apart, rows at {:?} (count, stride)", side.stride, side.dims),
         }
     }
 
@@ -196,11 +197,11 @@ impl KernelWriter<'_> {
             Values::Complex => self.w.line(format!("cplx v = row[{at}];")),
             Values::Real => self.w.line(format!("cplx v = MAKE_CPLX(row[{at}], 0);   /* a real signal */")),
             Values::Half(h) => {
-                self.w.line(format!("cplx v = g <= {}u ? row[{at}]", h.len / 2));
-                self.w.line(format!(
-                    "         : cconj(row[(i64)({at}) - (i64)(2 * g - {}u) * {}]);   /* stored as its mirror image {} - g */",
-                    h.len, h.unit, h.len
-                ))
+                // One load, from the coefficient or its mirror image (measured no different
+                // from a select between two loads, sixteenth session).
+                self.w.line(format!("const bool mirrored = g > {}u;   /* stored as its mirror image {} - g, conjugated */", h.len / 2, h.len));
+                self.w.line(format!("cplx v = row[mirrored ? (i64)({at}) - (i64)(2 * g - {}u) * {} : (i64)({at})];", h.len, h.unit));
+                self.w.line("if (mirrored) v.y = -v.y;")
             }
         };
         self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
@@ -214,10 +215,23 @@ impl KernelWriter<'_> {
             "DEVICE_FN void write_value(GLOBAL {out_type}* row, const GLOBAL cplx* RESTRICT tables, u64 step, u64 k0, u32 i, cplx v, real sign, real scale)"
         ));
         self.w.line("(void)tables; (void)step; (void)k0;");
+        let mut mirror = None;
         match (&io.output_values, &io.output_chirp) {
-            (Values::Half(h), None) => {
-                self.w.line(format!("if (k0 + (u64)i * {}u > {}u) return;   /* past the half spectrum */", h.at.row, h.len / 2));
-            }
+            (Values::Half(h), None) => match h.mirror_writes {
+                None => {
+                    self.w.line(format!("if (k0 + (u64)i * {}u > {}u) return;   /* past the half spectrum */", h.at.row, h.len / 2));
+                }
+                Some(m) => {
+                    mirror = Some(h);
+                    self.w.line(format!("const u64 g = k0 + (u64)i * {}u;   /* the coefficient this value is */", h.at.row));
+                    self.w.line(format!("const u64 r = g % {m}u;   /* rows compute the coefficients of r <= {} only */", m / 2));
+                    self.w.comment(&[&format!(
+                        "past the half spectrum: dropped where a row of this pass computes its mirror image {} - g (r == 0 or 2 r >= {m}), else stored there",
+                        h.len
+                    )]);
+                    self.w.line(format!("if (g > {}u && (r == 0 || 2 * r >= {m}u)) return;", h.len / 2));
+                }
+            },
             (values, Some(c)) => {
                 self.w.line(format!("const u64 g = k0 + (u64)i * {}u;   /* the index along the convolution */", c.at.row));
                 if let Values::Half(h) = values {
@@ -241,6 +255,15 @@ impl KernelWriter<'_> {
             None => {}
         }
         let at = format!("(u64)i{}", stride(io.output_stride));
+        if let Some(h) = mirror {
+            self.w.open(format!("if (g > {}u)", h.len / 2));
+            self.w.line(format!(
+                "row[(i64)({at}) - (i64)(2 * g - {}u) * {}] = MAKE_CPLX(v.x * scale, -v.y * (sign * scale));   /* X[{} - g] = conj(X[g]) */",
+                h.len, h.unit, h.len
+            ));
+            self.w.line("return;");
+            self.w.close();
+        }
         match &io.output_values {
             Values::Real => self.w.line(format!("row[{at}] = v.x * scale;   /* a real signal: the imaginary parts are zero */")),
             _ => self.w.line(format!("row[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
@@ -262,6 +285,19 @@ impl KernelWriter<'_> {
         }
         self.w.close();
         self.w.close();
+    }
+}
+
+/// Where row `first + row` of a side starts, if its values are contiguous: such rows are
+/// copied row by row, consecutive threads on consecutive values, wherever the rows lie (one
+/// row distance, or `offset_fn` of the batch dimensions: C2R's pass A writes n1/2 + 1 rows an
+/// array, which do not continue into the next array's). Columns (None) are walked one row a
+/// thread, neighbouring threads on neighbouring rows.
+fn row_start(side: &SideLayout, offset_fn: &str) -> Option<String> {
+    match (side.contiguous_rows(), side.stride) {
+        (Some(stride), _) => Some(format!("(first + row) * {stride}u")),
+        (None, 1) => Some(format!("{offset_fn}(first + row)")),
+        _ => None,
     }
 }
 
@@ -314,23 +350,33 @@ mod tests {
     #[test]
     fn real_passes_read_reals_or_mirrored_coefficients_and_write_what_they_keep() {
         // C2R of 2^20 in two passes: pass A reads the half spectrum (coefficient n1 + 1024 n2,
-        // n1 the fastest batch dimension), the last writes real parts.
-        let r = FftNdRecipe::design(FftNdProblem::c2r_1d(1 << 20, 1), H200).unwrap();
+        // n1 the fastest batch dimension) for rows n1 <= 512 only, and writes them row by row
+        // (513 rows an array: through output_offset); the last reads its rows as half spectra
+        // of 1024 (values over 512 from rows 1024 - n1) and writes real parts.
+        let r = FftNdRecipe::design(FftNdProblem::c2r_1d(1 << 20, 2), H200).unwrap();
         let first = fft_source(&r.passes[0].recipe).body;
         assert!(first.contains("(const GLOBAL cplx* in, GLOBAL cplx* out"), "{first}");
         assert!(first.contains("const u64 g = g0 + (u64)i * 1024u;"));
-        assert!(first.contains("cplx v = g <= 524288u ? row[(u64)i * 1024u]"));
-        assert!(first.contains("cconj(row[(i64)((u64)i * 1024u) - (i64)(2 * g - 1048576u) * 1]);"));
-        assert!(first.contains("g += (b % 1024u) * 1u;"));
+        assert!(first.contains("const bool mirrored = g > 524288u;"));
+        assert!(first.contains("cplx v = row[mirrored ? (i64)((u64)i * 1024u) - (i64)(2 * g - 1048576u) * 1 : (i64)((u64)i * 1024u)];"));
+        assert!(first.contains("g += (b % 513u) * 1u;"), "rows n1 <= 512: {first}");
+        assert!(first.contains("write_value(out + output_offset(first + row), tables, step_index(first + row)"));
         let last = fft_source(&r.passes[1].recipe).body;
         assert!(last.contains("(const GLOBAL cplx* in, GLOBAL real* out"));
+        assert!(last.contains("const bool mirrored = g > 512u;"), "{last}");
+        assert!(last.contains("cplx v = row[mirrored ? (i64)((u64)i * 1024u) - (i64)(2 * g - 1024u) * 1024 : (i64)((u64)i * 1024u)];"));
         assert!(last.contains("= v.x * scale;"));
-        // R2C: reals in, and only coefficients k2 + 1024 k1 <= 2^19 written.
+        // R2C: reals in, coefficients k2 <= 512 of each row kept; then rows k2 <= 512 write
+        // coefficient g = k2 + 1024 k1 up to 2^19, and past it its mirror image, conjugated,
+        // where no row writes that one (0 < k2 < 512).
         let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 20, 1), H200).unwrap();
         let first = fft_source(&r.passes[0].recipe).body;
         assert!(first.contains("(const GLOBAL real* in, GLOBAL cplx* out") && first.contains("MAKE_CPLX(row[(u64)i * 1024u], 0)"));
+        assert!(first.contains("if (k0 + (u64)i * 1u > 512u) return;"), "{first}");
         let last = fft_source(&r.passes[1].recipe).body;
-        assert!(last.contains("if (k0 + (u64)i * 1024u > 524288u) return;"), "{last}");
+        assert!(last.contains("const u64 r = g % 1024u;"), "{last}");
+        assert!(last.contains("if (g > 524288u && (r == 0 || 2 * r >= 1024u)) return;"));
+        assert!(last.contains("row[(i64)((u64)i * 1024u) - (i64)(2 * g - 1048576u) * 1] = MAKE_CPLX(v.x * scale, -v.y * (sign * scale));"));
     }
 
     #[test]
