@@ -178,10 +178,13 @@ fn cubes(quick: bool, rank: usize, exponents: std::ops::RangeInclusive<u32>, f64
     specs
 }
 
+/// `--sizes` on a suite in passes: the cases whose transformed lengths all lie in its ranges.
+fn selected(specs: Vec<Spec>, opts: &super::fft_suite::FftBenchOptions) -> Vec<Spec> {
+    specs.into_iter().filter(|s| s.3.iter().all(|&n| opts.keeps(n))).collect()
+}
+
 pub(super) fn run(device: &Device, cfg: &BenchConfig, title: &str, specs: Vec<Spec>) -> Result<Table> {
-    // --sizes: the cases whose transformed lengths all lie in its ranges.
-    let sizes = &cfg.fft.sizes;
-    let specs: Vec<Spec> = specs.into_iter().filter(|s| sizes.is_empty() || s.3.iter().all(|n| sizes.iter().any(|r| r.contains(n)))).collect();
+    let specs = selected(specs, &cfg.fft);
     let (_, copy_gbps) = driver_copy_gbps(device, budget(cfg.quick), TimingPlan::FULL)?;
     let mut table = Table::new(
         format!("FFT {title}, C2C and R2C forward, C2R inverse, batched to at least {}", super::human_bytes(budget(cfg.quick))),
@@ -409,6 +412,13 @@ mod tests {
         }
         let c2r = find(&long, "c2r 1048576 x64 f32").expect("C2R 2^20");
         assert_eq!((c2r.0.as_str(), c2r.1, c2r.2), ("c2r powers of two", vec![64, 1048576], 64));
+        // --sizes 65536: the four 2^16 cases of large-1d; 1024: the 2D 1024^2 cases only.
+        let opts = |sizes| super::super::fft_suite::FftBenchOptions { sizes, ..Default::default() };
+        let names = |specs: Vec<Spec>| specs.into_iter().map(|s| s.0).collect::<Vec<_>>();
+        assert_eq!(names(selected(long, &opts(vec![65536..=65536]))), ["65536 x512 f32", "65536 x256 f64", "r2c 65536 x1024 f32", "c2r 65536 x1024 f32"]);
+        let square = names(selected(two.clone(), &opts(vec![1024..=1024])));
+        assert!(!square.is_empty() && square.iter().all(|n| n.contains("1024^2")), "{square:?}");
+        assert_eq!(selected(two.clone(), &opts(Vec::new())).len(), two.len());
         let r2c = find(&three, "r2c 64^3 x128 f32").expect("R2C cubes");
         assert_eq!((r2c.0.as_str(), r2c.2), ("r2c 64^3..512^3", 128));
         let c2r = find(&three, "c2r 64^3 x128 f32").expect("C2R cubes");

@@ -96,6 +96,13 @@ pub struct FftBenchOptions {
     pub variants: Vec<String>,
 }
 
+impl FftBenchOptions {
+    /// Whether `--sizes` keeps a transform of length `n`.
+    pub fn keeps(&self, n: usize) -> bool {
+        self.sizes.is_empty() || self.sizes.iter().any(|r| r.contains(&n))
+    }
+}
+
 /// Timing of each size in a sweep: DESIGN's minimum (5 repetitions of 10 launches), as
 /// thousands of sizes times two libraries must fit in minutes.
 const SWEEP_TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
@@ -103,7 +110,7 @@ const SWEEP_TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     let opts = &cfg.fft;
     let suites = if opts.suites.is_empty() { FftSuite::DEFAULT.to_vec() } else { opts.suites.clone() };
-    let keep = |n: &usize| opts.sizes.is_empty() || opts.sizes.iter().any(|r| r.contains(n));
+    let keep = |n: &usize| opts.keeps(*n);
     let mut tables = Vec::new();
     for suite in suites {
         match suite {
