@@ -206,6 +206,45 @@ fn long_contiguous_rows_run_in_one_launch() {
 }
 
 #[test]
+fn long_rows_run_in_one_launch_across_a_cluster() {
+    for device in common::devices() {
+        // Both passes of a four-step split in one launch where a thread-block cluster holds
+        // the axis (CUDA from compute capability 9.0; OpenCL as one work-group of all the
+        // cluster's threads, where the device allows that many, as PoCL's 4096 threads and
+        // 512 KiB do): f32 axes of up to 2^15 points, across two blocks.
+        let limits = coalesce::fft::limits(&device);
+        let design = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), limits).unwrap();
+        let clustered = |p: &FftNdProblem| design(p).passes.iter().any(|pass| pass.recipe.cluster.is_some());
+        let info = device.info();
+        let hopper = device.backend() == coalesce::Backend::Cuda && info.compute_capability.is_some_and(|(major, _)| major >= 9);
+        let roomy_opencl = device.backend() == coalesce::Backend::OpenCl && info.max_threads_per_block >= 2048 && info.shared_memory_per_block >= 512 * 1024;
+        let cases = vec![
+            FftNdProblem::c2c_1d(1 << 15, 3),
+            FftNdProblem::c2c_1d(1 << 15, 2).in_place().norm(Normalization::Ortho),
+            // 20480 = 160 x 128 and 24576 = 192 x 128: rows of 80 and 64, 96 and 64 a block.
+            FftNdProblem::c2c_1d(5 << 12, 2),
+            FftNdProblem::c2c_1d(3 << 13, 1),
+            // The last axis of an array, and a batch before it not transformed.
+            FftNdProblem::c2c(&[2, 1 << 15], &[0, 1]),
+            FftNdProblem::c2c(&[3, 1 << 15], &[1]).norm(Normalization::None),
+        ];
+        if hopper || roomy_opencl {
+            for p in &cases {
+                assert!(clustered(p), "{}", design(p).describe());
+            }
+            let r = design(&cases[0]);
+            assert_eq!(r.passes.len(), 1);
+            assert_eq!(r.passes[0].recipe.cluster.as_ref().unwrap().blocks, 2);
+        }
+        // Longer axes, and f64, keep their two passes.
+        assert!(!clustered(&FftNdProblem::c2c_1d(1 << 16, 1)) && !clustered(&FftNdProblem::c2c_1d(1 << 15, 1).f64()));
+        for p in cases {
+            check::<f32>(&device, p);
+        }
+    }
+}
+
+#[test]
 fn short_trailing_axes_fused_into_one_pass() {
     for device in common::devices() {
         let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();

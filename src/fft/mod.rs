@@ -47,6 +47,7 @@ macro_rules! direction_wrappers {
     };
 }
 
+mod cluster;
 mod codegen;
 mod codelet;
 pub mod nd;
@@ -63,6 +64,7 @@ pub mod reference;
 pub mod tables;
 mod variants;
 
+pub use cluster::{ClusterLimits, ClusterSplit};
 pub use codegen::TableLayout;
 pub use nd::FftNdProblem;
 pub use nd_recipe::{FftNdRecipe, FftPass, PassBuffer};

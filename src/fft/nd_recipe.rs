@@ -35,6 +35,7 @@
 //! array's whole shape, in scratch; a four-step split of it writes and reads only half of
 //! them (the conjugate symmetry of real rows' spectra, `AxisJob::real_split`).
 
+use super::cluster::CLUSTER_MAX_BYTES;
 use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
@@ -593,10 +594,36 @@ impl Planner {
             self.passes.push(FftPass { recipe, from, to });
             return Ok(());
         };
-        let middle = middle_buffer(from, to, middle_in_to);
         let (pass_a, rest) = job.split(n2);
+        if let Some(recipe) = self.cluster(&job, &pass_a, &rest) {
+            self.passes.push(FftPass { recipe, from, to });
+            return Ok(());
+        }
+        let middle = middle_buffer(from, to, middle_in_to);
         self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
+    }
+
+    /// Both passes of `job`'s split into `pass_a` and `rest` in one launch, across a
+    /// thread-block cluster that holds each array's whole axis (cluster.rs), where the device
+    /// has clusters and the split suits them: f32 complex values contiguous along the axis on
+    /// both sides, at most CLUSTER_MAX_BYTES of them (longer ones ran slower so than in two
+    /// passes), no Bluestein step, the rest one strided pass, and each pass's rows of one
+    /// array its fastest batch dimension (a cluster's blocks then take one array's).
+    fn cluster(&mut self, job: &AxisJob, pass_a: &StridedIo, rest: &AxisJob) -> Option<FftRecipe> {
+        let (n1, n2, s) = (rest.len, job.len / rest.len, job.step);
+        let complex = job.input_values == Values::Complex && job.output_values == Values::Complex;
+        let plain = complex && job.input_chirp.is_none() && job.output_chirp.is_none() && s.input == 1 && s.output == 1;
+        let small = self.precision == Precision::F32 && job.len * super::recipe::complex_bytes(self.precision) as usize <= CLUSTER_MAX_BYTES;
+        if self.limits.clusters.max_blocks < 2 || !plain || !small || n1 > MAX_SINGLE_LAUNCH_LEN || self.costs.axis(n1, true).1.is_some() {
+            return None;
+        }
+        let second = rest.io();
+        let rows_first = pass_a.batch[0] == BatchDim { count: n1, input: s.input, output: n2 * s.middle } && second.batch[0] == BatchDim { count: n2, input: s.middle, output: s.output };
+        if !rows_first {
+            return None;
+        }
+        FftRecipe::design_cluster(n2, pass_a.clone(), n1, second, self.precision, self.limits).ok()
     }
 
     /// Whether the rows (axis `row`, the last of a row-major array of `shape`: complex, or
@@ -1093,11 +1120,35 @@ mod tests {
         assert_eq!(passes(FftNdProblem::c2c_1d(16384, 2)), 1);
         assert_eq!(passes(FftNdProblem::c2c_1d(8192, 2).f64()), 1);
         assert_eq!(passes(FftNdProblem::c2c_1d(16384, 2).f64()), 2, "256 KiB of f64 values do not fit");
-        assert_eq!(passes(FftNdProblem::c2c_1d(32768, 1)), 2);
+        // 32768: a split in one launch across a cluster of two blocks; without clusters, two.
+        assert_eq!(passes(FftNdProblem::c2c_1d(32768, 1)), 1);
+        let no_clusters = DeviceLimits { clusters: crate::fft::ClusterLimits::NONE, ..H200 };
+        assert_eq!(FftNdRecipe::design(FftNdProblem::c2c_1d(32768, 1), no_clusters).unwrap().passes.len(), 2);
         assert_eq!(passes(FftNdProblem::c2c_1d(17 * 601, 1)), 2, "a prime factor over 13");
         // 8192^2: the rows in one pass, the columns in two.
         assert_eq!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])), 3);
         assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, ..DeviceLimits::H200 }), MAX_SINGLE_LAUNCH_LEN);
+    }
+
+    #[test]
+    fn short_long_axes_run_their_split_across_a_cluster() {
+        // 2^15 = 128 x 256: pass A over 128 points (256 rows n1, 128 a block), pass B over 256
+        // (128 rows k2, 64 a block), one launch of two-block clusters, no scratch.
+        let r = FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 15, 3), H200).unwrap();
+        assert_eq!((r.passes.len(), r.scratch_buffers()), (1, 0));
+        let second = &r.passes[0].recipe;
+        let split = second.cluster.as_ref().unwrap();
+        assert_eq!((split.blocks, split.rows(second), split.first.problem.len, second.problem.len), (2, (128, 64), 128, 256));
+        assert_eq!(second.blocks(), 3 * 2, "one cluster an array");
+        assert_eq!(second.threads_per_block(), 1024, "one block a multiprocessor: 133 KiB of shared memory");
+        assert!(split.first.io.as_ref().unwrap().twiddle.is_some());
+        // Longer axes, f64 and real transforms keep their two passes; so do strided axes.
+        for p in [FftNdProblem::c2c_1d(1 << 16, 1), FftNdProblem::c2c_1d(1 << 15, 1).f64(), FftNdProblem::r2c_1d(1 << 16, 1), FftNdProblem::c2c(&[1 << 15, 2], &[0])] {
+            let r = FftNdRecipe::design(p.clone(), H200).unwrap();
+            assert!(r.passes.iter().all(|pass| pass.recipe.cluster.is_none()), "{}", r.describe());
+        }
+        // In place too: a cluster reads all its array before it writes any of it.
+        assert_eq!(FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 15, 2).in_place(), H200).unwrap().passes.len(), 1);
     }
 
     #[test]

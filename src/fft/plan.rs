@@ -4,11 +4,13 @@ use std::sync::Arc;
 
 use num_complex::Complex;
 
+use super::cluster::ClusterLimits;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
 use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, unit_root};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
+use crate::Backend;
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::kernel::KernelSource;
@@ -146,11 +148,16 @@ impl FftPlan {
         let blocks = u32::try_from(r.blocks()).map_err(|_| {
             Error::Unsupported(format!("a batch of {} needs more than 2^32 blocks: split the batch", r.problem.batch))
         })?;
-        let grid = Grid {
+        let mut grid = Grid {
             groups: [blocks, 1, 1],
             threads: [r.threads_per_block(), 1, 1],
             shared_bytes: r.shared_bytes() as u32,
         };
+        // OpenCL runs a cluster's blocks as one work-group (codegen/cluster.rs).
+        if let (Some(split), Backend::OpenCl) = (&r.cluster, self.device.backend()) {
+            grid.groups[0] /= split.blocks;
+            grid.threads[0] *= split.blocks;
+        }
         let (sign, scale) = match r.problem.precision {
             Precision::F32 => (Arg::F32(sign as f32), Arg::F32(scale as f32)),
             Precision::F64 => (Arg::F64(sign), Arg::F64(scale)),
@@ -174,7 +181,8 @@ pub(crate) fn check_buffer(what: &str, got_kind: crate::ScalarKind, got_len: usi
 /// The device limits planning respects.
 pub fn limits(device: &Device) -> DeviceLimits {
     let info = device.info();
-    DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block }
+    let clusters = ClusterLimits::of(info.backend, info.compute_capability);
+    DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block, clusters }
 }
 
 /// e^{-2 pi i m/n} for m < n as two tables, by the low bits of m and by the high bits, so
@@ -186,8 +194,28 @@ fn step_tables(n: usize) -> Vec<Complex<f64>> {
     low.chain((0..high as u64).map(|h| unit_root(h << bits, n as u64))).collect()
 }
 
-/// The plan's tables, computed in f64 and rounded to the kernel's precision, in one buffer.
+/// The plan's tables, computed in f64 and rounded to the kernel's precision, in one buffer
+/// (a cluster's: pass B's, then pass A's).
 fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>> {
+    let mut values = table_values(recipe);
+    if let Some(split) = &recipe.cluster {
+        values.extend(table_values(&split.first));
+    }
+    if values.is_empty() {
+        values.push(Complex::new(0.0, 0.0)); // no zero-length allocations
+    }
+    let bytes: Vec<u8> = match recipe.problem.precision {
+        Precision::F64 => crate::element::as_bytes(&values).to_vec(),
+        Precision::F32 => {
+            let v: Vec<Complex<f32>> = values.iter().map(|c| Complex::new(c.re as f32, c.im as f32)).collect();
+            crate::element::as_bytes(&v).to_vec()
+        }
+    };
+    device.upload(&bytes)
+}
+
+/// One kernel's tables, in f64, laid out as [`TableLayout::of`] says.
+fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
     let layout = TableLayout::of(recipe);
     let mut values: Vec<Complex<f64>> = Vec::with_capacity(layout.total.max(1));
     let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
@@ -220,15 +248,5 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
         values.extend(bluestein_filter_spectrum(c.len, c.conv_len));
     }
     debug_assert_eq!(values.len(), layout.total);
-    if values.is_empty() {
-        values.push(Complex::new(0.0, 0.0)); // no zero-length allocations
-    }
-    let bytes: Vec<u8> = match recipe.problem.precision {
-        Precision::F64 => crate::element::as_bytes(&values).to_vec(),
-        Precision::F32 => {
-            let v: Vec<Complex<f32>> = values.iter().map(|c| Complex::new(c.re as f32, c.im as f32)).collect();
-            crate::element::as_bytes(&v).to_vec()
-        }
-    };
-    device.upload(&bytes)
+    values
 }

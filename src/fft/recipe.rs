@@ -4,6 +4,7 @@
 
 use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN};
+use super::cluster::{ClusterLimits, ClusterSplit};
 use super::strided::StridedIo;
 use crate::error::{Error, Result};
 
@@ -428,12 +429,15 @@ impl FftTuning {
 pub struct DeviceLimits {
     pub shared_bytes: u64,
     pub max_threads: u32,
+    /// Thread-block clusters, whose blocks read each other's shared memory (cluster.rs).
+    pub clusters: ClusterLimits,
 }
 
 impl DeviceLimits {
-    /// An H100's or H200's (227 KiB of shared memory per block once opted in, 1024 threads):
-    /// for designing recipes with no device at hand (unit tests, the recipes example).
-    pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024 };
+    /// An H100's or H200's (227 KiB of shared memory per block once opted in, 1024 threads,
+    /// clusters of up to 8 blocks): for designing recipes with no device at hand (unit tests,
+    /// the recipes example).
+    pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024, clusters: ClusterLimits::HOPPER };
 }
 
 /// A designed single-launch FFT: the problem, the algorithm and the tuning.
@@ -446,6 +450,9 @@ pub struct FftRecipe {
     /// Rows along a strided axis (a pass of a multi-dimensional or four-step transform);
     /// None for contiguous rows, `problem.batch` of them one after another.
     pub io: Option<StridedIo>,
+    /// A four-step split's pass B run in the same launch as its pass A, across a cluster of
+    /// blocks that hand the values between them through shared memory (cluster.rs).
+    pub cluster: Option<Box<ClusterSplit>>,
 }
 
 /// Shared memory a block aims to fill before it stops adding transforms, with blocks of
@@ -716,6 +723,7 @@ impl FftRecipe {
                 half_spectrum_pairs: false,
             },
             io: None,
+            cluster: None,
         };
         recipe.tuning.half_spectrum_pairs = recipe.pairs_half_spectrum();
         // (Not with two butterflies per thread: the 8192-point convolution ran 1.66x slower so.)
@@ -797,6 +805,9 @@ impl FftRecipe {
                 )));
             }
         }
+        if let Some(c) = &self.cluster {
+            c.check(self, limits)?;
+        }
         if self.threads_per_block() > limits.max_threads {
             return Err(Error::Unsupported(format!(
                 "the FFT plan needs {} threads per block; this device allows {}",
@@ -869,7 +880,9 @@ impl FftRecipe {
     /// Complex values of shared memory per block, padding included: twice
     /// [`FftRecipe::buffer_values`] with ping-pong, else once.
     pub fn shared_values(&self) -> usize {
-        self.buffer_values() * if self.tuning.ping_pong { 2 } else { 1 }
+        let own = self.buffer_values() * if self.tuning.ping_pong { 2 } else { 1 };
+        // A cluster's blocks hold pass A's rows, then pass B's, in the same buffer.
+        self.cluster.as_ref().map_or(own, |c| own.max(c.first_values()))
     }
 
     /// Complex values of one shared buffer: the block's rows, padding included. Strided passes
@@ -917,7 +930,10 @@ impl FftRecipe {
             None => pad,
             Some(m) => format!("{pad}_m{m}"),
         };
-        let strided = self.io.as_ref().map_or(String::new(), |io| format!("_{}", io.tag()));
+        let mut strided = self.io.as_ref().map_or(String::new(), |io| format!("_{}", io.tag()));
+        if let Some(c) = &self.cluster {
+            strided.push_str(&c.tag());
+        }
         let apart = p.row_distances.map_or(String::new(), |(i, o)| format!("_rd{i}x{o}"));
         format!(
             "fft_{}_{}_n{}{packing}{place}_{algo}_t{}x{}{pad}{twiddles}{strided}{apart}",
@@ -929,7 +945,10 @@ impl FftRecipe {
     /// kernel's text, and so its cache entry, is shared by every batch size). A strided pass's
     /// layout names its batch dimensions, so its kernel is per layout.
     pub fn describe_kernel(&self) -> String {
-        let strided = self.io.as_ref().map_or(String::new(), |io| format!(", strided {io:?}"));
+        let mut strided = self.io.as_ref().map_or(String::new(), |io| format!(", strided {io:?}"));
+        if let Some(c) = &self.cluster {
+            strided.push_str(&format!(", after pass A across a cluster of {} blocks: {}", c.blocks, c.first.describe_kernel()));
+        }
         format!(
             "{}: {:?} {:?}, {} threads x {} transforms per block, {} bytes shared{strided}",
             self.kernel_name(),

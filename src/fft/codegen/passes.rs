@@ -15,6 +15,10 @@ pub(super) enum Source {
     Shared,
     /// Global memory through `read_input` (direct_io).
     Global,
+    /// The cluster's shared memory through `SH_PEER(row, i)` (codegen/cluster.rs): the pass
+    /// reads every value before a cluster barrier, so that no block writes its own shared
+    /// memory while another still reads it.
+    Peer,
     /// Rader: value k of the convolution of DFT u is x[u + m g^k] of the row in shared memory
     /// (m g^k from the table at `indices`); the first pass also parks x[u] for the last steps
     /// (see `KernelWriter::x0_park`; `len`: the row's).
@@ -211,6 +215,7 @@ impl KernelWriter<'_> {
         let mut ns = stage.ns0 * stage.radices[..start].iter().product::<usize>();
         for (pass, &radix) in stage.radices.iter().enumerate().skip(start) {
             let (first, last) = (pass == start, pass + 1 == stage.radices.len());
+            assert!(source != Source::Peer || !ping_pong, "reads from the cluster's shared memory are in place");
             let src = self.buffers.row;
             let dst = if ping_pong { 1 - src } else { src };
             let p = Pass {
@@ -259,7 +264,9 @@ impl KernelWriter<'_> {
                     self.close_butterfly(guard);
                 }
                 // The barrier orders this pass's shared reads before its shared writes.
-                if p.source != Source::Global && p.sink != Sink::Global {
+                if p.source == Source::Peer {
+                    self.w.line("CLUSTER_BARRIER();   /* every block has read its values: its shared memory is its own again */");
+                } else if p.source != Source::Global && p.sink != Sink::Global {
                     self.w.line("BARRIER();");
                 }
                 for q in 0..per_thread {
@@ -304,10 +311,11 @@ impl KernelWriter<'_> {
                 let x0 = Self::sh(p.src, "s", if stage.subrows > 1 { "u" } else { "0u" });
                 self.w.line(format!("if (j == 0) x0[{q}] = {x0};"));
             }
-            Source::Shared => {
+            Source::Shared | Source::Peer => {
                 for i in 0..radix {
                     let at = Self::value_index(stage, &format!("j + {}u", i * per_row));
-                    self.w.line(format!("v[{}] = {};", base + i, Self::sh(p.src, "s", &at)));
+                    let value = if p.source == Source::Peer { format!("SH_PEER(s, {at})") } else { Self::sh(p.src, "s", &at) };
+                    self.w.line(format!("v[{}] = {value};", base + i));
                 }
             }
         }

@@ -41,7 +41,6 @@ impl KernelWriter<'_> {
         self.chirp_function(io);
         self.value_functions(io);
         let tpb = r.tuning.transforms_per_block;
-        let tpt = r.tuning.threads_per_transform;
         let (in_type, out_type) = (element_type(&io.input_values), element_type(&io.output_values));
         self.w.open(format!(
             "KERNEL_BLOCK({}) void {}(const GLOBAL {in_type}* in, GLOBAL {out_type}* out, const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
@@ -50,12 +49,31 @@ impl KernelWriter<'_> {
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
         self.w.line("const u32 tid = LOCAL_ID();");
+        self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)"));
+        self.load_rows(io);
+        self.w.line("BARRIER();");
+        self.core(Source::Shared, Sink::Shared);
+        self.store_rows(io);
+        self.w.close();
+    }
+
+    /// `s`, `t`, `first`, `rows` and `b`, which `load_rows`, the core and `store_rows` use:
+    /// the rows of block `block` (an expression), `rows` of them (an expression: the last
+    /// block of a batch may hold fewer).
+    pub(super) fn block_rows(&mut self, block: &str, rows: &str) {
+        let tpb = self.r.tuning.transforms_per_block;
         self.w.line(format!("const u32 s = tid % {tpb}u;   /* the block's row this thread works on: neighbours take neighbouring rows */"));
         self.w.line(format!("const u32 t = tid / {tpb}u;   /* thread within the row's group */"));
-        self.w.line(format!("const u64 first = (u64)GROUP_ID() * {tpb}u;   /* the block's first row */"));
-        self.w.line(format!("const u32 rows = (u32)(batch - first < {tpb}u ? batch - first : {tpb}u);"));
+        self.w.line(format!("const u64 first = {block} * {tpb}u;   /* the block's first row */"));
+        self.w.line(format!("const u32 rows = {rows};"));
         self.w.line("const u64 b = first + (s < rows ? s : 0);   /* this thread's row (rows past the batch are never touched) */");
         self.w.line("(void)t; (void)b;");
+    }
+
+    /// The block's rows from global memory into shared memory (see `block_rows`).
+    pub(super) fn load_rows(&mut self, io: &StridedIo) {
+        let r = self.r;
+        let input = io.input();
         self.w.comment(&[&format!("load: {}", Self::side_text(&input))]);
         let load_count = match r.core {
             Core::Rader { len, .. } => len,
@@ -66,14 +84,18 @@ impl KernelWriter<'_> {
                 w.line(format!("SH(row, i) = read_value(in + {start}, tables, input_coefficient(first + row), i, sign);"));
             }),
             None => {
-                self.w.line(format!("const GLOBAL {in_type}* in_row = in + input_offset(b);"));
+                self.w.line(format!("const GLOBAL {}* in_row = in + input_offset(b);", element_type(&io.input_values)));
                 self.w.line("const u64 g0 = input_coefficient(b);");
                 self.w.line("(void)g0;");
-                self.own_row(load_count, tpt, |i| format!("SH(s, {i}) = read_value(in_row, tables, g0, {i}, sign);"));
+                self.own_row(load_count, r.tuning.threads_per_transform, |i| format!("SH(s, {i}) = read_value(in_row, tables, g0, {i}, sign);"));
             }
         }
-        self.w.line("BARRIER();");
-        self.core(Source::Shared, Sink::Shared);
+    }
+
+    /// The block's transformed rows from shared memory to global memory.
+    pub(super) fn store_rows(&mut self, io: &StridedIo) {
+        let r = self.r;
+        let output = io.output();
         self.w.comment(&[&format!("store: {}", Self::side_text(&output))]);
         let store_count = r.core.len();
         let buffer = self.buffers.row;
@@ -85,14 +107,13 @@ impl KernelWriter<'_> {
                 ));
             }),
             None => {
-                self.w.line(format!("GLOBAL {out_type}* out_row = out + output_offset(b);"));
+                self.w.line(format!("GLOBAL {}* out_row = out + output_offset(b);", element_type(&io.output_values)));
                 self.w.line("const u64 step = step_index(b);");
                 self.w.line("const u64 k0 = output_coefficient(b);");
                 self.w.line("(void)step; (void)k0;");
-                self.own_row(store_count, tpt, |i| format!("write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", Self::sh(buffer, "s", i)));
+                self.own_row(store_count, r.tuning.threads_per_transform, |i| format!("write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", Self::sh(buffer, "s", i)));
             }
         }
-        self.w.close();
     }
 
     fn side_text(side: &SideLayout) -> String {
@@ -124,12 +145,20 @@ impl KernelWriter<'_> {
     /// e^{-2 pi i m/N} as the product of two table values (m's high and low bits), so that
     /// the tables hold about 2 sqrt(N) values instead of N.
     pub(super) fn step_functions(&mut self, io: &StridedIo) {
+        self.step_index_function(io);
+        self.step_twiddle_function(io);
+    }
+
+    pub(super) fn step_index_function(&mut self, io: &StridedIo) {
         self.w.open("DEVICE_FN u64 step_index(u64 b)");
         match io.twiddle {
             None => self.w.line("(void)b;").line("return 0;"),
             Some(tw) => self.w.line(format!("return {};   /* the index of batch dimension {} */", batch_index(io, tw.dim), tw.dim)),
         };
         self.w.close();
+    }
+
+    pub(super) fn step_twiddle_function(&mut self, io: &StridedIo) {
         if let Some(tw) = io.twiddle {
             let bits = step_low_bits(tw.len);
             self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: high bits of m times low bits", tw.len, tw.len)]);
@@ -142,7 +171,7 @@ impl KernelWriter<'_> {
     /// `u64 name(u64 b)`: row b's part of the index g its values have along the whole axis
     /// (see [`crate::fft::strided::AxisIndex`]): a real transform's coefficient, or Bluestein's
     /// index along the convolution; 0 where the side has neither.
-    fn coefficient_function(&mut self, name: &str, io: &StridedIo, index: Option<&AxisIndex>) {
+    pub(super) fn coefficient_function(&mut self, name: &str, io: &StridedIo, index: Option<&AxisIndex>) {
         self.w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
         match index {
             Some(h) if h.dims.iter().any(|&w| w != 0) => {
@@ -179,8 +208,12 @@ impl KernelWriter<'_> {
     /// scale)`, which stores value i of the core's output (four-step: twiddled first; real:
     /// its real part; half spectrum: only coefficients up to len/2).
     fn value_functions(&mut self, io: &StridedIo) {
-        let stride = |s: usize| if s == 1 { String::new() } else { format!(" * {s}u") };
-        let (in_type, out_type) = (element_type(&io.input_values), element_type(&io.output_values));
+        self.read_value_function(io);
+        self.write_value_function(io);
+    }
+
+    pub(super) fn read_value_function(&mut self, io: &StridedIo) {
+        let in_type = element_type(&io.input_values);
         self.w.open(format!("DEVICE_FN cplx read_value(const GLOBAL {in_type}* row, const GLOBAL cplx* RESTRICT tables, u64 g0, u32 i, real sign)"));
         self.w.line("(void)tables; (void)g0;");
         if let Core::Bluestein { len, .. } = self.r.core {
@@ -192,7 +225,7 @@ impl KernelWriter<'_> {
         if let Some(c) = &io.input_chirp {
             self.w.line(format!("if (g >= {}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */", c.len));
         }
-        let at = format!("(u64)i{}", stride(io.input_stride));
+        let at = format!("(u64)i{}", times(io.input_stride));
         match &io.input_values {
             Values::Complex => self.w.line(format!("cplx v = row[{at}];")),
             Values::Real => self.w.line(format!("cplx v = MAKE_CPLX(row[{at}], 0);   /* a real signal */")),
@@ -211,6 +244,10 @@ impl KernelWriter<'_> {
             _ => self.w.line("return v;"),
         };
         self.w.close();
+    }
+
+    pub(super) fn write_value_function(&mut self, io: &StridedIo) {
+        let out_type = element_type(&io.output_values);
         self.w.open(format!(
             "DEVICE_FN void write_value(GLOBAL {out_type}* row, const GLOBAL cplx* RESTRICT tables, u64 step, u64 k0, u32 i, cplx v, real sign, real scale)"
         ));
@@ -254,7 +291,7 @@ impl KernelWriter<'_> {
             }
             None => {}
         }
-        let at = format!("(u64)i{}", stride(io.output_stride));
+        let at = format!("(u64)i{}", times(io.output_stride));
         if let Some(h) = mirror {
             self.w.open(format!("if (g > {}u)", h.len / 2));
             self.w.line(format!(
@@ -317,12 +354,17 @@ fn two_table_root(high: usize, low: usize, bits: u32) -> String {
 
 /// The index along the whole axis a side's values carry, if the kernel needs it: a half
 /// spectrum's coefficient or Bluestein's index (the same one where a side has both).
-fn side_index<'a>(values: &'a Values, chirp: &'a Option<Chirp>) -> Option<&'a AxisIndex> {
+pub(super) fn side_index<'a>(values: &'a Values, chirp: &'a Option<Chirp>) -> Option<&'a AxisIndex> {
     match (values, chirp) {
         (Values::Half(h), _) => Some(&h.at),
         (_, Some(c)) => Some(&c.at),
         _ => None,
     }
+}
+
+/// ` * s` (nothing for 1): a value's distance from its row's start, after its index.
+fn times(s: usize) -> String {
+    if s == 1 { String::new() } else { format!(" * {s}u") }
 }
 
 /// The kernel's type of one element of a side.
