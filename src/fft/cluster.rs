@@ -29,6 +29,7 @@
 //! clusters: there the cluster is one work-group of C times the threads and shared memory
 //! (PoCL allows 4096 threads and 512 KiB), so the same kernel text is tested on the CPU.
 
+use super::factor::gcd;
 use super::problem::Precision;
 use super::recipe::{complex_bytes, Core, DeviceLimits, FftRecipe};
 use super::strided::StridedIo;
@@ -207,6 +208,3 @@ fn prev_power_of_two(n: usize) -> usize {
     1 << (usize::BITS - 1 - n.leading_zeros())
 }
 
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
-}

@@ -156,6 +156,11 @@ fn pack(n: usize, max_prime: usize, fits: impl Fn(usize) -> bool) -> Option<Vec<
     Some(radices)
 }
 
+/// Greatest common divisor.
+pub fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
 /// Whether every prime factor of `n` is at most `bound`.
 pub fn is_smooth(n: usize, bound: usize) -> bool {
     largest_prime_factor(n) <= bound

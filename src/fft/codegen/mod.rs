@@ -25,6 +25,7 @@ pub use strided::{interleaved_stride, step_low_bits};
 
 use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
+use super::factor::gcd;
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
 use crate::kernel::{KernelSource, SourceWriter};
@@ -120,10 +121,6 @@ impl TableLayout {
             _ => (self.core_twiddles, Self::twiddle_period(core)),
         }
     }
-}
-
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Values of the four-step twiddle's (low, high) tables for a transform of length `len`.
