@@ -110,6 +110,43 @@ fn long_codelet_rows_every_kind() {
     }
 }
 
+/// Direct rows of even real length whose core's own pass reads (C2R: its first) or writes
+/// (R2C: its last) the half spectrum a mirror pair of butterflies per thread
+/// (src/fft/codegen/mirror.rs; forced, as the planner takes it for R2C only where it measured
+/// faster): odd and even butterfly counts, one and several pairs a thread, several rows a
+/// block with a partial last one, Rader's last pass, in place, f64; every even length up to
+/// 4096 in the GPU suite.
+#[test]
+fn half_spectrum_in_mirror_pairs_every_kind() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let mirrored = |p: FftProblem| {
+            let mut r = FftRecipe::design(p, lim).ok().filter(|r| r.can_mirror_pairs())?;
+            (r.tuning.half_spectrum_pairs, r.tuning.mirror_pairs) = (true, true);
+            assert!(r.pairs_in_core_pass(), "{p:?}");
+            Some(r)
+        };
+        let lengths: Vec<usize> =
+            if common::full() && !common::under_sanitizer() { (2..=4096).step_by(2).collect() } else { vec![128, 200, 256, 268, 324, 1000, 2310, 4046, 4096] };
+        let mut recipes: Vec<FftRecipe> = lengths.iter().flat_map(|&n| [FftProblem::r2c(n, 5), FftProblem::c2r(n, 5)]).filter_map(mirrored).collect();
+        assert!(recipes.len() >= 16, "the sample lost its mirror pairs: {}", recipes.len());
+        recipes.extend([FftProblem::r2c(1000, 2).in_place(), FftProblem::c2r(1000, 2).in_place()].into_iter().filter_map(mirrored));
+        // A core of one pass (16 points), made direct: the pairs and the other side's global
+        // memory in the same pass.
+        for p in [FftProblem::r2c(32, 5), FftProblem::c2r(32, 5)] {
+            let mut r = FftRecipe::design(p, lim).unwrap();
+            assert_eq!(r.core.passes(), 1);
+            (r.tuning.direct_io, r.tuning.half_spectrum_pairs, r.tuning.mirror_pairs) = (true, true, true);
+            assert!(r.pairs_in_core_pass(), "{p:?}");
+            recipes.push(r);
+        }
+        check_recipes::<f32>(&device, recipes, "mirror pairs f32");
+        let recipes: Vec<FftRecipe> = [256, 1000, 2048].iter().flat_map(|&n| [FftProblem::r2c(n, 3).f64(), FftProblem::c2r(n, 3).f64()]).filter_map(mirrored).collect();
+        assert!(recipes.len() >= 4, "the f64 sample lost its mirror pairs: {}", recipes.len());
+        check_recipes::<f64>(&device, recipes, "mirror pairs f64");
+    }
+}
+
 /// Rader's algorithm (forced where the planner prefers Bluestein): primes whose p - 1 is
 /// 13-smooth, alone and times small factors (one to 61 DFTs of length p per row), every kind
 /// and both precisions.

@@ -6,7 +6,7 @@
 //!
 //! [`FftTuning::half_spectrum_pairs`]: super::FftTuning::half_spectrum_pairs
 
-use super::problem::FftKind;
+use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking};
 
 impl FftRecipe {
@@ -28,6 +28,51 @@ impl FftRecipe {
             FftKind::C2R => staged_load,
             FftKind::C2C => false,
         }
+    }
+
+    /// Whether direct rows should pair their half spectrum in the core's own pass (mirror
+    /// pairs, codegen/mirror.rs) rather than in a staged store. Measured on an H200
+    /// (eighteenth session, the real suite's 379 even N, same-run A/B against staged pairs):
+    /// - R2C, where a thread's butterflies in its last pass do not grow (two a pair, against
+    ///   one or more before; pairs are half the butterflies), the radix is at most 16 and the
+    ///   row longer than 256 points: 1.062x over 159 lengths (3380 1.18x, worst 0.95x);
+    ///   shorter rows, 192 to 256 points, 0.93x (256 0.84x; the 256-point rows of a 256^3
+    ///   R2C 0.95x). Where a thread's butterflies grow, 1.02x with some much slower (512
+    ///   0.78x: 105 registers against 48), and radix 31 (1922) 0.51x: 196 registers. f32
+    ///   only: f64 (twice the registers a value) was not measured.
+    /// - C2R, reading the half spectrum in its first pass: 0.72x over 287 lengths (520 0.55x,
+    ///   radix 61 0.32x). Its first pass then issues the row's global loads from half the
+    ///   threads (Nsight Compute, 1024: 50% occupancy from 62 registers against 40, barrier
+    ///   stalls 43%); reading X[m-i] a second time hits the cache. Not planned; a variant.
+    pub(super) fn mirror_pairs_pay(&self) -> bool {
+        if self.problem.kind != FftKind::R2C || !self.tuning.half_spectrum_pairs || !self.can_mirror_pairs() {
+            return false;
+        }
+        let stages = self.core.stages();
+        let last = stages.last().expect("a core has a stage");
+        let radix = *last.radices.last().expect("direct rows have passes");
+        let (butterflies, w) = (last.len / radix, self.tuning.threads_per_transform as usize);
+        let f32 = self.problem.precision == Precision::F32;
+        f32 && self.problem.len > 256 && radix <= 16 && 2 * butterflies.div_ceil(2).div_ceil(w) <= butterflies.div_ceil(w)
+    }
+
+    /// Whether the paired half spectrum is read by the core's first pass (C2R) or written by
+    /// its last (R2C), a mirror pair of butterflies j and S - j per thread (codegen/mirror.rs),
+    /// rather than in a staged load or store.
+    pub fn pairs_in_core_pass(&self) -> bool {
+        self.tuning.half_spectrum_pairs && self.tuning.mirror_pairs && self.can_pair_half_spectrum() && self.can_mirror_pairs()
+    }
+
+    /// Whether the core itself reads (C2R: a Stockham core's first pass) or writes (R2C: the
+    /// last pass of a Stockham core or of Rader's passes after its DFTs) global memory, so that
+    /// it may take mirror pairs: plain rows, not a strided pass's, with direct_io. Bluestein's
+    /// cores keep the staged store.
+    pub fn can_mirror_pairs(&self) -> bool {
+        let core = match self.problem.kind {
+            FftKind::C2R => matches!(self.core, Core::Stockham { .. }),
+            _ => matches!(self.core, Core::Stockham { .. } | Core::Rader { .. }),
+        };
+        core && self.tuning.direct_io && self.io.is_none() && self.packing == RealPacking::HalfLength
     }
 
     /// Whether `half_spectrum_pairs` changes the kernel: real transforms of even length, but
@@ -59,7 +104,20 @@ mod tests {
         assert!(design(FftProblem::r2c(30, 8)).tuning.half_spectrum_pairs);
         // C2R: staged loads (and Rader's, always staged); direct rows read in their first pass.
         assert!(design(FftProblem::c2r(220, 8)).tuning.half_spectrum_pairs);
-        assert!(!design(FftProblem::c2r(4096, 8)).tuning.half_spectrum_pairs);
+        let direct = design(FftProblem::c2r(4096, 8));
+        assert!(direct.tuning.direct_io && direct.can_mirror_pairs() && !direct.tuning.half_spectrum_pairs && !direct.pairs_in_core_pass());
+        // R2C direct rows pair in their last pass where a thread's butterflies do not grow (4096:
+        // 256 butterflies on 128 threads, 2 each either way), radix <= 16, over 256 points; not
+        // Bluestein's.
+        assert!(design(FftProblem::r2c(4096, 8)).pairs_in_core_pass());
+        let rader = design(FftProblem::r2c(268, 8));
+        assert!(rader.uses_rader() && rader.pairs_in_core_pass());
+        let more = design(FftProblem::r2c(512, 8));
+        assert!(more.tuning.half_spectrum_pairs && more.can_mirror_pairs() && !more.pairs_in_core_pass());
+        assert!(!design(FftProblem::r2c(1922, 8)).pairs_in_core_pass());
+        assert!(design(FftProblem::r2c(256, 8)).can_mirror_pairs() && !design(FftProblem::r2c(256, 8)).pairs_in_core_pass());
+        let bluestein = design(FftProblem::r2c(4078, 8));
+        assert!(bluestein.uses_bluestein() && bluestein.tuning.half_spectrum_pairs && !bluestein.can_mirror_pairs());
         let rader = design(FftProblem::c2r(2 * 193, 8));
         assert!(rader.uses_rader() && rader.tuning.half_spectrum_pairs);
         // Neither C2C nor odd real lengths have a half spectrum to pair.
@@ -84,6 +142,25 @@ mod tests {
         let body = fft_source(&single).body;
         assert!(body.contains("SH(row, i) = read_input(in_rows, tables, row, i, 0u, sign);"));
         assert!(body.contains("cplx b = (X + (110u - j))[-(int)c];"));
+        // C2R 1024 (m = 512, direct): the first pass (radix 8, 64 butterflies) reads X[p + 64 k]
+        // and X[512 - p - 64 k] for butterflies p and 64 - p, p < 32 (pair 0: butterflies 0
+        // and 32), with no load phase.
+        let mut c2r = design(FftProblem::c2r(1024, 8));
+        (c2r.tuning.half_spectrum_pairs, c2r.tuning.mirror_pairs) = (true, true);
+        assert!(c2r.pairs_in_core_pass() && c2r.kernel_name().ends_with("_d_pairs_mirror"));
+        let body = fft_source(&c2r).body;
+        assert!(!body.contains("read_input(") && !body.contains("load:"), "{body}");
+        assert!(body.contains("if (p < 32u)") && body.contains("const u32 j = p == 0 ? 32u : 64u - p;"));
+        assert!(body.contains("cplx b = (X + (512u - p))[-448];") && body.contains("v[8] = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);"));
+        assert!(body.contains("cplx a = (X + 32u)[448];"));
+        // R2C 1024: the last pass writes X[p + 64 k] and X[512 - p - 64 k], X[512] by pair 0.
+        let mut r2c = design(FftProblem::r2c(1024, 8));
+        r2c.tuning.mirror_pairs = true;
+        let body = fft_source(&r2c).body;
+        assert!(!body.contains("store:"), "{body}");
+        assert!(body.contains("(X + (512u - p))[0] = cscale(cconj(csub(even, odd)), scale);"));
+        assert!(body.contains("if (p != 0) (X + (512u - p))[-64] ="));
+        assert!(body.contains("const cplx b = cconj(p == 0 ? v[7] : v[14]);") && body.contains("(X + 32u)[448] ="));
         // R2C 30 (m = 15): 8 pairs a row, X[i] and X[15 - i] from Z[i] and Z[15 - i].
         let body = fft_source(&design(FftProblem::r2c(30, 8))).body;
         assert!(body.contains("if (e < rows * 8u)"), "{body}");

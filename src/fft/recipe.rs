@@ -414,6 +414,10 @@ pub struct FftTuning {
     /// (with direct_io its last pass still writes directly); Bluestein's cores read element
     /// by element regardless (the chirp rides on `read_input`). False for other problems.
     pub half_spectrum_pairs: bool,
+    /// With `half_spectrum_pairs` on direct rows: the core's own pass reads (C2R: its first)
+    /// or writes (R2C: its last) the half spectrum, a mirror pair of butterflies per thread
+    /// (codegen/mirror.rs), instead of a staged load or store; see `mirror_pairs_pay`.
+    pub mirror_pairs: bool,
 }
 
 impl FftTuning {
@@ -721,11 +725,13 @@ impl FftRecipe {
                 ping_pong: false,
                 fused_convolution: rader || bluestein,
                 half_spectrum_pairs: false,
+                mirror_pairs: false,
             },
             io: None,
             cluster: None,
         };
         recipe.tuning.half_spectrum_pairs = recipe.pairs_half_spectrum();
+        recipe.tuning.mirror_pairs = recipe.mirror_pairs_pay();
         // (Not with two butterflies per thread: the 8192-point convolution ran 1.66x slower so.)
         if bluestein
             && core.region() >= 2048
@@ -919,11 +925,12 @@ impl FftRecipe {
         };
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
-            "{twiddles}{}{}{}{}",
+            "{twiddles}{}{}{}{}{}",
             if self.tuning.direct_io { "_d" } else { "" },
             if self.tuning.ping_pong { "_pp" } else { "" },
             if split { "_split" } else { "" },
-            if self.tuning.half_spectrum_pairs { "_pairs" } else { "" }
+            if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
+            if self.pairs_in_core_pass() { "_mirror" } else { "" }
         );
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         let pad = match self.tuning.launch_minimum() {

@@ -107,6 +107,14 @@ impl FftRecipe {
         if self.can_pair_half_spectrum() {
             let what = if t.half_spectrum_pairs { "half spectrum elementwise" } else { "half spectrum pairs" };
             offer(what.into(), with(&|r| r.tuning.half_spectrum_pairs = !t.half_spectrum_pairs));
+            // Direct rows: the pairs in the core's own pass (mirror pairs), or staged.
+            if self.can_mirror_pairs() {
+                let mirrored = self.pairs_in_core_pass();
+                offer(if mirrored { "half spectrum pairs staged" } else { "mirror pairs" }.into(), with(&|r| {
+                    r.tuning.half_spectrum_pairs = true;
+                    r.tuning.mirror_pairs = !mirrored;
+                }));
+            }
         }
         offer("no padding".into(), with(&|r| {
             r.tuning.pad_shift = None;

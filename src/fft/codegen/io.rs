@@ -377,7 +377,7 @@ fn separate_even(w: &mut SourceWriter, buffer: usize, at: &str, mirror: &str, ha
 /// C2R's rebuild, the lines both load forms share: given `a` = X[i] and `b` = X[m-i] as read,
 /// zeroes the imaginary parts of X[0] and X[m] (numpy ignores them), conjugates b, and defines
 /// d = (a - b) W^-i with W^i read at `twiddle`.
-fn rebuild_difference(w: &mut SourceWriter, twiddle: &str) {
+pub(super) fn rebuild_difference(w: &mut SourceWriter, twiddle: &str) {
     w.line("if (i == 0) { a.y = 0; b.y = 0; }");
     w.line("b.y = -b.y;");
     w.line(format!("const cplx d = cmul(csub(a, b), cconj({twiddle}));"));

@@ -14,10 +14,12 @@
 //! computes the forward transform: an inverse is conj(forward(conj(x))), and the
 //! conjugations ride on the load and store (`sign` = -1 flips the imaginary parts).
 //!
-//! io.rs writes the global-memory side (one element in, one element out), passes.rs the core.
+//! io.rs writes the global-memory side (one element in, one element out), passes.rs the core,
+//! mirror.rs the passes that read or write a real transform's half spectrum themselves.
 
 mod cluster;
 mod io;
+mod mirror;
 mod passes;
 mod strided;
 
@@ -281,12 +283,22 @@ impl<'a> KernelWriter<'a> {
         }
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
-        let sink = if direct && self.writes_elementwise() && self.direct_writes_coalesce() { Sink::Global } else { Sink::Shared };
-        // Rader's first pass gathers its input permuted from shared memory, and C2R's packed
-        // spectrum is rebuilt in pairs: loaded either way.
+        // Direct rows of even real length read (C2R) or write (R2C) their half spectrum in
+        // mirror pairs in the core's pass (mirror.rs).
+        let mirror = self.r.pairs_in_core_pass();
+        let sink = match p.kind {
+            _ if direct && self.writes_elementwise() && self.direct_writes_coalesce() => Sink::Global,
+            FftKind::R2C if mirror => Sink::HalfSpectrum,
+            _ => Sink::Shared,
+        };
+        // Rader's first pass gathers its input permuted from shared memory, and a staged C2R
+        // rebuilds its packed spectrum in pairs: loaded either way.
         if direct && !self.r.uses_rader() && self.reads_elementwise() {
             self.w.comment(&["direct_io: the core's first pass reads global memory, and its last pass writes it where it can"]);
             self.core(Source::Global, sink);
+        } else if mirror && p.kind == FftKind::C2R {
+            self.w.comment(&["direct_io: the core's first pass reads the half spectrum in mirror pairs, and its last pass writes global memory"]);
+            self.core(Source::HalfSpectrum, sink);
         } else {
             self.load();
             self.w.line("BARRIER();");

@@ -15,6 +15,9 @@ pub(super) enum Source {
     Shared,
     /// Global memory through `read_input` (direct_io).
     Global,
+    /// C2R of even length, direct_io: the half spectrum from global memory, X[i] and X[m-i]
+    /// read once for a mirror pair of butterflies (codegen/mirror.rs).
+    HalfSpectrum,
     /// The cluster's shared memory through `SH_PEER(row, i)` (codegen/cluster.rs): the pass
     /// reads every value before a cluster barrier, so that no block writes its own shared
     /// memory while another still reads it.
@@ -31,6 +34,16 @@ pub(super) enum Sink {
     Shared,
     /// Global memory through `write_output` (direct_io).
     Global,
+    /// R2C of even length, direct_io: X[i] and X[m-i] of the half spectrum written from a
+    /// mirror pair of butterflies (codegen/mirror.rs).
+    HalfSpectrum,
+}
+
+impl Sink {
+    /// Whether the pass writes global memory (no barrier after it).
+    fn is_global(self) -> bool {
+        matches!(self, Sink::Global | Sink::HalfSpectrum)
+    }
 }
 
 /// An elementwise step applied to each value as the last pass writes it.
@@ -54,13 +67,13 @@ enum Finish {
 
 /// One Stockham pass, as `stockham` hands it to the writers of its reads and writes: only
 /// the stage's first pass reads `source` and only its last writes `sink` after `finish`.
-struct Pass<'s> {
-    stage: &'s Stage,
-    radix: usize,
+pub(super) struct Pass<'s> {
+    pub(super) stage: &'s Stage,
+    pub(super) radix: usize,
     /// Points combined by the passes before.
-    ns: usize,
-    source: Source,
-    sink: Sink,
+    pub(super) ns: usize,
+    pub(super) source: Source,
+    pub(super) sink: Sink,
     finish: Finish,
     /// Input values from here on are known zeros; output values from `live` on are not wanted.
     zero_from: usize,
@@ -243,13 +256,16 @@ impl KernelWriter<'_> {
                 Some(_) => format!("/* pass {count} of {count}: radix {radix}, {ns} points combined so far; the filter; the inverse's pass 1 */"),
                 None => format!("/* pass {} of {count}: radix {radix}, {ns} points combined so far */", pass + 1),
             });
-            if !ping_pong {
+            let mirror = p.source == Source::HalfSpectrum || p.sink == Sink::HalfSpectrum;
+            if !ping_pong && !mirror {
                 self.w.line(format!("cplx v[{}];", per_thread * radix));
             }
             if gathers || scatters {
                 self.w.line(format!("cplx x0[{per_thread}];   /* x[0] of each butterfly's DFT */"));
             }
-            if ping_pong {
+            if mirror {
+                self.mirror_pass(&p, w);
+            } else if ping_pong {
                 for q in 0..per_thread {
                     self.open_butterfly(q, w, guard, butterflies, stage);
                     self.w.line(format!("cplx v[{radix}];"));
@@ -266,7 +282,7 @@ impl KernelWriter<'_> {
                 // The barrier orders this pass's shared reads before its shared writes.
                 if p.source == Source::Peer {
                     self.w.line("CLUSTER_BARRIER();   /* every block has read its values: its shared memory is its own again */");
-                } else if p.source != Source::Global && p.sink != Sink::Global {
+                } else if p.source != Source::Global && !p.sink.is_global() {
                     self.w.line("BARRIER();");
                 }
                 for q in 0..per_thread {
@@ -275,7 +291,7 @@ impl KernelWriter<'_> {
                     self.close_butterfly(guard);
                 }
             }
-            if p.sink != Sink::Global {
+            if !p.sink.is_global() {
                 self.w.line("BARRIER();");
             }
             self.w.close();
@@ -285,7 +301,7 @@ impl KernelWriter<'_> {
     }
 
     /// A butterfly's reads (butterfly t + q w of the pass) into v[base..base + radix].
-    fn pass_reads(&mut self, p: &Pass, q: usize, base: usize) {
+    pub(super) fn pass_reads(&mut self, p: &Pass, q: usize, base: usize) {
         let (stage, radix) = (p.stage, p.radix);
         let per_row = stage.len / radix;
         match p.source {
@@ -311,6 +327,7 @@ impl KernelWriter<'_> {
                 let x0 = Self::sh(p.src, "s", if stage.subrows > 1 { "u" } else { "0u" });
                 self.w.line(format!("if (j == 0) x0[{q}] = {x0};"));
             }
+            Source::HalfSpectrum => unreachable!("the half spectrum's pairs are read by mirror_pass"),
             Source::Shared | Source::Peer => {
                 for i in 0..radix {
                     let at = Self::value_index(stage, &format!("j + {}u", i * per_row));
@@ -327,17 +344,11 @@ impl KernelWriter<'_> {
     }
 
     /// A butterfly's twiddles, codelet and writes (butterfly t + q w, values v[base..base + radix]).
-    fn pass_writes(&mut self, p: &Pass, q: usize, base: usize) {
+    pub(super) fn pass_writes(&mut self, p: &Pass, q: usize, base: usize) {
         let (stage, radix, ns) = (p.stage, p.radix, p.ns);
         let slot = Self::x0_slot(stage);
         let writes_global = p.sink == Sink::Global;
-        if ns > 1 {
-            self.w.line(format!("const u32 k = j % {ns}u;"));
-            self.twiddle_butterfly(base, radix, ns, stage);
-        } else {
-            self.w.line("const u32 k = 0;");
-        }
-        self.w.line(format!("dft_{radix}(&v[{base}]);"));
+        self.butterfly(p, base);
         self.w.line(format!("const u32 o = (j - k) * {radix}u + k;"));
         if writes_global {
             self.w.open("if (s < rows)");
@@ -400,6 +411,18 @@ impl KernelWriter<'_> {
         if writes_global {
             self.w.close();
         }
+    }
+
+    /// Butterfly j's twiddles (k = j mod ns) and codelet, on v[base..base + radix].
+    pub(super) fn butterfly(&mut self, p: &Pass, base: usize) {
+        let (stage, radix, ns) = (p.stage, p.radix, p.ns);
+        if ns > 1 {
+            self.w.line(format!("const u32 k = j % {ns}u;"));
+            self.twiddle_butterfly(base, radix, ns, stage);
+        } else {
+            self.w.line("const u32 k = 0;");
+        }
+        self.w.line(format!("dft_{radix}(&v[{base}]);"));
     }
 
     /// Value `v` (value o + `c` of the pass's output, butterfly t + q w) after `finish`.
