@@ -35,7 +35,8 @@ impl FftRecipe {
     /// (eighteenth session, the real suite's 379 even N, same-run A/B against staged pairs):
     /// - R2C, where a thread's butterflies in its last pass do not grow (two a pair, against
     ///   one or more before; pairs are half the butterflies), the radix is at most 16 and the
-    ///   row longer than 256 points: 1.062x over 159 lengths (3380 1.18x, worst 0.95x);
+    ///   row longer than 256 points: 1.062x over 159 lengths (worst 0.95x), 1.050x in the
+    ///   run that confirmed the rule (3380 1.18x, worst 1260 0.90x);
     ///   shorter rows, 192 to 256 points, 0.93x (256 0.84x; the 256-point rows of a 256^3
     ///   R2C 0.95x). Where a thread's butterflies grow, 1.02x with some much slower (512
     ///   0.78x: 105 registers against 48), and radix 31 (1922) 0.51x: 196 registers. f32
