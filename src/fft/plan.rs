@@ -24,6 +24,8 @@ pub struct FftPlan {
     program: Arc<Program>,
     kernel: String,
     tables: DeviceBuffer<u8>,
+    /// The launch's shape, fixed when the plan is built.
+    grid: Grid,
 }
 
 impl FftPlan {
@@ -61,7 +63,8 @@ impl FftPlan {
         let kernel = recipe.kernel_name();
         program.kernel(&kernel)?;
         let tables = upload_tables(device, &recipe)?;
-        Ok(FftPlan { device: device.clone(), recipe, program, kernel, tables })
+        let grid = launch_grid(&recipe, device.backend())?;
+        Ok(FftPlan { device: device.clone(), recipe, program, kernel, tables, grid })
     }
 
     pub fn recipe(&self) -> &FftRecipe {
@@ -145,26 +148,26 @@ impl FftPlan {
     pub(crate) fn launch_scaled(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>, scale: f64) -> Result<()> {
         let r = &self.recipe;
         let sign = if direction == Direction::Forward { 1.0 } else { -1.0 };
-        let blocks = u32::try_from(r.blocks()).map_err(|_| {
-            Error::Unsupported(format!("a batch of {} needs more than 2^32 blocks: split the batch", r.problem.batch))
-        })?;
-        let mut grid = Grid {
-            groups: [blocks, 1, 1],
-            threads: [r.threads_per_block(), 1, 1],
-            shared_bytes: r.shared_bytes() as u32,
-        };
-        // OpenCL runs a cluster's blocks as one work-group (codegen/cluster.rs).
-        if let (Some(split), Backend::OpenCl) = (&r.cluster, self.device.backend()) {
-            grid.groups[0] /= split.blocks;
-            grid.threads[0] *= split.blocks;
-        }
         let (sign, scale) = match r.problem.precision {
             Precision::F32 => (Arg::F32(sign as f32), Arg::F32(scale as f32)),
             Precision::F64 => (Arg::F64(sign), Arg::F64(scale)),
         };
         let args = [input, output, (&self.tables).into(), Arg::U64(r.problem.batch as u64), sign, scale];
-        self.device.launch(self.program.kernel(&self.kernel)?, grid, &args)
+        self.device.launch(self.program.kernel(&self.kernel)?, self.grid, &args)
     }
+}
+
+/// The launch of a recipe's kernel on a device of `backend`: a block per `transforms_per_block`
+/// rows. OpenCL runs a cluster's blocks as one work-group (codegen/cluster.rs).
+fn launch_grid(r: &FftRecipe, backend: Backend) -> Result<Grid> {
+    let blocks = u32::try_from(r.blocks())
+        .map_err(|_| Error::Unsupported(format!("a batch of {} needs more than 2^32 blocks: split the batch", r.problem.batch)))?;
+    let mut grid = Grid { groups: [blocks, 1, 1], threads: [r.threads_per_block(), 1, 1], shared_bytes: r.shared_bytes() as u32 };
+    if let (Some(split), Backend::OpenCl) = (&r.cluster, backend) {
+        grid.groups[0] /= split.blocks;
+        grid.threads[0] *= split.blocks;
+    }
+    Ok(grid)
 }
 
 /// A buffer's element type and length against the plan's.

@@ -69,7 +69,7 @@ impl KernelWriter<'_> {
                 self.w.line("cplx a = (X + j)[c];");
                 self.w.line(format!("cplx b = (X + ({m}u - j))[-(int)c];   /* X[m - i] */"));
                 rebuild_difference(&mut self.w, &format!("(tables + j)[{real_twiddles}u + c]"));
-                self.w.line("const cplx v = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
+                self.w.line(format!("const cplx v = {REBUILT};"));
             }
             (FftKind::C2R, _) => {
                 self.w.comment(&["the full Hermitian spectrum, conjugated for the forward core"]);
@@ -262,8 +262,8 @@ impl KernelWriter<'_> {
                 "X[i] = E + W^i O and X[m-i] = conj(E - W^i O), W = e^{-2 pi i/N}, with",
                 "E = (Z[i] + conj Z[m-i])/2 and O = -i (Z[i] - conj Z[m-i])/2 (indices mod m)",
             ]);
-            separate_even(w, buffer, "i", &format!("(i == 0 ? 0 : {m}u - i)"), &half_lit);
-            w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half_lit})), tables[{real_twiddles}u + i]);"));
+            separate_even(w, &Self::sh(buffer, "row", "i"), &Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)")), &half_lit);
+            separate_odd(w, &format!("tables[{real_twiddles}u + i]"), &half_lit);
             w.line(format!("GLOBAL cplx* X = out_rows + row * {apart}u;"));
             w.line("X[i] = cscale(cadd(even, odd), scale);");
             w.line(format!("if (2 * i != {m}u) X[{m}u - i] = cscale(cconj(csub(even, odd)), scale);"));
@@ -279,7 +279,7 @@ impl KernelWriter<'_> {
         let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         self.row_loop(half, |w| {
             w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
-            separate_even(w, buffer, &format!("(i == {m}u ? 0 : i)"), &format!("(i == 0 ? 0 : {m}u - i)"), &half_lit);
+            separate_even(w, &Self::sh(buffer, "row", &format!("(i == {m}u ? 0 : i)")), &Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)")), &half_lit);
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));
             w.line(format!("const cplx x = cadd(even, cmul(odd, tables[{real_twiddles}u + i]));"));
             w.line(format!("out_rows[row * {apart}u + i] = cscale(x, scale);"));
@@ -305,8 +305,8 @@ impl KernelWriter<'_> {
             w.line("cplx a = X[i];");
             w.line(format!("cplx b = X[{m}u - i];"));
             rebuild_difference(w, &format!("tables[{real_twiddles}u + i]"));
-            w.line("SH(row, i) = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));");
-            w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);"));
+            w.line(format!("SH(row, i) = {REBUILT};"));
+            w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = {REBUILT_MIRROR};"));
         });
     }
 
@@ -320,8 +320,8 @@ impl KernelWriter<'_> {
         self.w.comment(&[&format!("the halved axis's {lines} lines separated in place: X[i] and X[m-i] of each line's half spectrum")]);
         self.grid_pair_loop(m, |w| {
             w.comment(&["X[i] = E + W^i O and X[m-i] = conj(E - W^i O), E and O as in the R2C store; X[m] from pair 0"]);
-            separate_even(w, buffer, "at + i", &format!("at + (i == 0 ? 0 : {m}u - i)"), &half_lit);
-            w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half_lit})), tables[{real_twiddles}u + i]);"));
+            separate_even(w, &Self::sh(buffer, "row", "at + i"), &Self::sh(buffer, "row", &format!("at + (i == 0 ? 0 : {m}u - i)")), &half_lit);
+            separate_odd(w, &format!("tables[{real_twiddles}u + i]"), &half_lit);
             w.line(format!("{} = cadd(even, odd);", Self::sh(buffer, "row", "at + i")));
             w.line(format!("if (2 * i != {m}u) {} = cconj(csub(even, odd));", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
         });
@@ -341,8 +341,8 @@ impl KernelWriter<'_> {
             w.line(format!("cplx a = cconj({});", Self::sh(buffer, "row", "at + i")));
             w.line(format!("cplx b = cconj({});", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
             rebuild_difference(w, &format!("tables[{real_twiddles}u + i]"));
-            w.line(format!("{} = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));", Self::sh(buffer, "row", "at + i")));
-            w.line(format!("if (i != 0 && 2 * i != {m}u) {} = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+            w.line(format!("{} = {REBUILT};", Self::sh(buffer, "row", "at + i")));
+            w.line(format!("if (i != 0 && 2 * i != {m}u) {} = {REBUILT_MIRROR};", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
         });
         self.w.line("BARRIER();");
     }
@@ -364,15 +364,24 @@ impl KernelWriter<'_> {
     }
 }
 
-/// R2C's separation, the lines every separating form shares: `a` = Z[i] (read at `at`, an
-/// index expression for value i of the row), `b` = conj Z[m-i] (Z[0] for i = 0; read at
-/// `mirror`), and `even` = E =
-/// (a + b)/2 of X[i] = E + W^i O; `half` is the literal 0.5.
-fn separate_even(w: &mut SourceWriter, buffer: usize, at: &str, mirror: &str, half: &str) {
-    w.line(format!("const cplx a = {};", KernelWriter::sh(buffer, "row", at)));
-    w.line(format!("const cplx b = cconj({});", KernelWriter::sh(buffer, "row", mirror)));
+/// R2C's separation, the lines every separating form shares: `a` = Z[i] and `b` = conj Z[m-i]
+/// (Z[0] for i = 0) from the value expressions `a` and `mirror`, and `even` = E = (a + b)/2 of
+/// X[i] = E + W^i O; `half` is the literal 0.5.
+pub(super) fn separate_even(w: &mut SourceWriter, a: &str, mirror: &str, half: &str) {
+    w.line(format!("const cplx a = {a};"));
+    w.line(format!("const cplx b = cconj({mirror});"));
     w.line(format!("const cplx even = cscale(cadd(a, b), {half});"));
 }
+
+/// After `separate_even`: `odd` = W^i O, W^i read at `twiddle`, so that X[i] = even + odd and
+/// X[m-i] = conj(even - odd).
+pub(super) fn separate_odd(w: &mut SourceWriter, twiddle: &str, half: &str) {
+    w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half})), {twiddle});"));
+}
+
+/// After `rebuild_difference`: Z[i], conjugated for the forward core, and Z[m-i].
+pub(super) const REBUILT: &str = "MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x))";
+pub(super) const REBUILT_MIRROR: &str = "MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x)";
 
 /// C2R's rebuild, the lines both load forms share: given `a` = X[i] and `b` = X[m-i] as read,
 /// zeroes the imaginary parts of X[0] and X[m] (numpy ignores them), conjugates b, and defines

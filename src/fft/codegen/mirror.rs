@@ -16,6 +16,7 @@
 //! C2R's first, which issues the row's loads, lost (FftRecipe::mirror_pairs_pay says where
 //! the planner takes it).
 
+use super::io;
 use super::passes::{Pass, Sink, Source};
 use super::KernelWriter;
 use crate::fft::problem::FftKind;
@@ -109,11 +110,11 @@ impl KernelWriter<'_> {
         self.w.line(format!("const u32 i = {j} + {c}u;"));
         self.w.line(format!("cplx a = (X + {j})[{c}];"));
         self.w.line(format!("cplx b = (X + ({m}u - {j}))[{}];   /* X[m - i] */", negated(c)));
-        super::io::rebuild_difference(&mut self.w, &format!("(tables + {j})[{}u]", self.tables.real_twiddles + c));
+        io::rebuild_difference(&mut self.w, &format!("(tables + {j})[{}u]", self.tables.real_twiddles + c));
         for &(slot, mirror) in into {
             self.w.line(match mirror {
-                false => format!("v[{slot}] = MAKE_CPLX(a.x + b.x - d.y, -(a.y + b.y + d.x));"),
-                true => format!("v[{slot}] = MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - d.x);   /* Z[m - i] */"),
+                false => format!("v[{slot}] = {};", io::REBUILT),
+                true => format!("v[{slot}] = {};   /* Z[m - i] */", io::REBUILT_MIRROR),
             });
         }
         self.w.close();
@@ -135,36 +136,45 @@ impl KernelWriter<'_> {
         self.w.line(format!("GLOBAL cplx* X = out_rows + s * {apart}u;"));
         for k in 0..radix {
             let mirror = format!("p == 0 ? v[{}] : v[{}]", (radix - k) % radix, 2 * radix - 1 - k);
-            self.separate_pair(p, "p", k * butterflies, k, &mirror, Some(if k == 0 { "true" } else { "p != 0" }));
+            self.separate_pair(p, "p", k * butterflies, k, &mirror, if k == 0 { MirrorWrite::Always } else { MirrorWrite::If("p != 0") });
         }
         if butterflies.is_multiple_of(2) {
             self.w.open("if (p == 0)");
             for k in 0..radix {
-                self.separate_pair(p, &format!("{}u", butterflies / 2), k * butterflies, radix + k, &format!("v[{}]", 2 * radix - 1 - k), None);
+                self.separate_pair(p, &format!("{}u", butterflies / 2), k * butterflies, radix + k, &format!("v[{}]", 2 * radix - 1 - k), MirrorWrite::Never);
             }
             self.w.close();
         }
         self.w.close();
     }
 
-    /// X[i], i = `j` + `c`, from a = v[`slot`] and conj of `mirror`; X[m - i] too where
-    /// `mirrored` (a condition) holds.
-    fn separate_pair(&mut self, p: &Pass, j: &str, c: usize, slot: usize, mirror: &str, mirrored: Option<&str>) {
+    /// X[i], i = `j` + `c`, from a = v[`slot`] and conj of `mirror`; X[m - i] too as
+    /// `mirrored` says.
+    fn separate_pair(&mut self, p: &Pass, j: &str, c: usize, slot: usize, mirror: &str, mirrored: MirrorWrite) {
         let m = p.stage.len;
         let half = self.lit.real(0.5);
         self.w.open("");
-        self.w.line(format!("const cplx a = v[{slot}];"));
-        self.w.line(format!("const cplx b = cconj({mirror});   /* Z[m - i] */"));
-        self.w.line(format!("const cplx even = cscale(cadd(a, b), {half});"));
-        self.w.line(format!("const cplx odd = cmul(cmul_neg_i(cscale(csub(a, b), {half})), (tables + {j})[{}u]);", self.tables.real_twiddles + c));
+        io::separate_even(&mut self.w, &format!("v[{slot}]"), mirror, &half);
+        io::separate_odd(&mut self.w, &format!("(tables + {j})[{}u]", self.tables.real_twiddles + c), &half);
         self.w.line(format!("(X + {j})[{c}] = cscale(cadd(even, odd), scale);"));
+        let store = format!("(X + ({m}u - {j}))[{}] = cscale(cconj(csub(even, odd)), scale);   /* X[m - i] */", negated(c));
         match mirrored {
-            Some("true") => self.w.line(format!("(X + ({m}u - {j}))[{}] = cscale(cconj(csub(even, odd)), scale);   /* X[m - i] */", negated(c))),
-            Some(cond) => self.w.line(format!("if ({cond}) (X + ({m}u - {j}))[{}] = cscale(cconj(csub(even, odd)), scale);   /* X[m - i] */", negated(c))),
-            None => &mut self.w,
+            MirrorWrite::Always => self.w.line(store),
+            MirrorWrite::If(cond) => self.w.line(format!("if ({cond}) {store}")),
+            MirrorWrite::Never => &mut self.w,
         };
         self.w.close();
     }
+}
+
+/// Whether a separated value's mirror image X[m - i] is written too.
+#[derive(Clone, Copy)]
+enum MirrorWrite {
+    Always,
+    /// Where the condition holds.
+    If(&'static str),
+    /// Another value's X[i] writes it.
+    Never,
 }
 
 /// The literal -c, an offset back from a pointer.
