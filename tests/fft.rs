@@ -57,11 +57,13 @@ fn real_f32_even_and_odd() {
         let max = if common::full() && !common::under_sanitizer() { 256 } else { 24 };
         let mut problems: Vec<FftProblem> = (1..=max).map(|n| FftProblem::r2c(n, 3)).collect();
         problems.extend((1..=max).map(|n| FftProblem::c2r(n, 3)));
-        for n in [97, 128, 1000, 2039, 4094, 4095, 4096] {
+        // 720, 2288, 4056: C2R rows of a thread per first-pass butterfly (later passes in two
+        // rounds; 720 three rows a block, a partial last one).
+        for n in [97, 128, 720, 1000, 2039, 2288, 4056, 4094, 4095, 4096] {
             problems.push(FftProblem::r2c(n, 2));
             problems.push(FftProblem::c2r(n, 2));
         }
-        for n in [6, 7, 97, 128] {
+        for n in [6, 7, 97, 128, 720] {
             problems.push(FftProblem::r2c(n, 2).in_place());
             problems.push(FftProblem::c2r(n, 2).in_place());
         }

@@ -31,6 +31,10 @@ pub enum FftSuite {
     Variants,
     /// The same in f64.
     VariantsF64,
+    /// The same for f32 R2C of the even lengths.
+    VariantsR2c,
+    /// The same for f32 C2R of the even lengths.
+    VariantsC2r,
     /// Long 1D C2C (2^12..2^24 and lengths with large prime factors), in passes.
     Large1d,
     /// 2D C2C n x n, 64^2..16384^2.
@@ -44,7 +48,7 @@ pub enum FftSuite {
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 12] = [
+    pub const ALL: [FftSuite; 14] = [
         FftSuite::Sweep,
         FftSuite::F64,
         FftSuite::Real,
@@ -52,6 +56,8 @@ impl FftSuite {
         FftSuite::Accuracy,
         FftSuite::Variants,
         FftSuite::VariantsF64,
+        FftSuite::VariantsR2c,
+        FftSuite::VariantsC2r,
         FftSuite::Large1d,
         FftSuite::TwoD,
         FftSuite::ThreeD,
@@ -70,6 +76,8 @@ impl FftSuite {
             FftSuite::Accuracy => "accuracy",
             FftSuite::Variants => "variants",
             FftSuite::VariantsF64 => "variants-f64",
+            FftSuite::VariantsR2c => "variants-r2c",
+            FftSuite::VariantsC2r => "variants-c2r",
             FftSuite::Large1d => "large-1d",
             FftSuite::TwoD => "2d",
             FftSuite::ThreeD => "3d",
@@ -129,10 +137,16 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 }
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
-            FftSuite::Variants | FftSuite::VariantsF64 => {
-                let sizes = if opts.sizes.is_empty() { super::fft_variants::DEFAULT_SIZES.to_vec() } else { (1..=4096).filter(keep).collect() };
-                let precision = if suite == FftSuite::Variants { Precision::F32 } else { Precision::F64 };
-                tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants, precision)?);
+            FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r => {
+                let (kind, precision) = match suite {
+                    FftSuite::VariantsF64 => (FftKind::C2C, Precision::F64),
+                    FftSuite::VariantsR2c => (FftKind::R2C, Precision::F32),
+                    FftSuite::VariantsC2r => (FftKind::C2R, Precision::F32),
+                    _ => (FftKind::C2C, Precision::F32),
+                };
+                let defaults = super::fft_variants::default_sizes(kind);
+                let sizes = if opts.sizes.is_empty() { defaults } else { (1..=4096).filter(keep).collect() };
+                tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants, kind, precision)?);
             }
             FftSuite::Large1d => tables.push(super::fft_nd_suite::run(device, cfg, "large 1D", super::fft_nd_suite::large_1d(cfg.quick))?),
             FftSuite::TwoD => tables.push(super::fft_nd_suite::run(device, cfg, "2D", super::fft_nd_suite::two_d(cfg.quick))?),

@@ -1,6 +1,7 @@
-//! `coalesce bench fft --suite variants` (`variants-f64`): for each size, the heuristic's recipe
-//! beside its variants (each one tuning choice away, [`FftRecipe::variants`]) and cuFFT, C2C f32
-//! (f64) forward batched to the run's budget. Kernel development: it shows which rule of the heuristic to
+//! `coalesce bench fft --suite variants` (`variants-f64`, `variants-r2c`, `variants-c2r`): for
+//! each size, the heuristic's recipe beside its variants (each one tuning choice away,
+//! [`FftRecipe::variants`]) and cuFFT, C2C f32 (f64; f32 R2C forward, C2R inverse) batched to the
+//! run's budget. Kernel development: it shows which rule of the heuristic to
 //! change, and how much a measuring autotuner would gain over it.
 
 use std::collections::BTreeMap;
@@ -12,11 +13,23 @@ use crate::error::Result;
 use crate::fft::{complex_bytes, limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision};
 use crate::Backend;
 
-/// Sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
+/// C2C sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
 /// large prime codelets, and Bluestein sizes (primes, and products with a large prime).
-pub(super) const DEFAULT_SIZES: [usize; 24] = [
+const DEFAULT_SIZES: [usize; 24] = [
     35, 39, 42, 55, 88, 120, 135, 2904, 127, 131, 257, 509, 1021, 1031, 1505, 2039, 2053, 2074, 2279, 3001, 3067, 4093, 2 * 1031, 3 * 1009,
 ];
+
+/// Real transforms' sizes timed when `--sizes` names none: even 13-smooth lengths under 0.85
+/// of copy in the H200 real suite (eighteenth session), short and long rows, staged and direct.
+const DEFAULT_REAL_SIZES: [usize; 12] = [84, 180, 260, 264, 390, 576, 648, 1210, 1728, 1848, 2916, 3960];
+
+/// The sizes a variants suite of `kind` times when `--sizes` names none.
+pub(super) fn default_sizes(kind: FftKind) -> Vec<usize> {
+    match kind {
+        FftKind::C2C => DEFAULT_SIZES.to_vec(),
+        FftKind::R2C | FftKind::C2R => DEFAULT_REAL_SIZES.to_vec(),
+    }
+}
 
 /// One size's timings: (variant, milliseconds, fraction of copy) in order, the heuristic last;
 /// and cuFFT's fraction of copy.
@@ -27,7 +40,7 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 /// Times the variants of each size's pick, only those named in `only` where it names any
 /// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`; a
 /// trailing `*` takes every name it begins: `convolution*` for every convolution length).
-pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], precision: Precision) -> Result<Table> {
+pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], kind: FftKind, precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
     // Every size's pick and variants, compiled together.
@@ -40,8 +53,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     };
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
-        let batch = (budget / (complex_bytes(precision) as usize * n)).max(1);
-        let pick = FftRecipe::design(FftProblem::c2c(n, batch).precision(precision), lim)?;
+        // The larger side fills the budget, as in the throughput suites.
+        let row = if kind == FftKind::C2C { n } else { n / 2 + 1 };
+        let batch = (budget / (complex_bytes(precision) as usize * row)).max(1);
+        let pick = FftRecipe::design(FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision), lim)?;
         for (what, r) in pick.variants(lim) {
             offered.insert(what.clone());
             if only.is_empty() || only.iter().any(|o| matches(o, &what)) {
@@ -60,7 +75,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     let plans = FftPlan::from_recipes(device, recipes.iter().map(|r| r.2.clone()).collect())?;
     pb.set_message("variants");
     let mut table = Table::new(
-        format!("FFT C2C {precision} Forward: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
+        format!("FFT {kind} {precision}: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
         &["n", "variant", "kernel", "ms", "of copy", "vs heuristic", "vs cuFFT"],
     );
     let labels: Vec<(usize, &str)> = recipes.iter().map(|(n, what, _)| (*n, what.as_str())).collect();
@@ -111,13 +126,15 @@ where
     let mut per_size: BTreeMap<usize, SizeTimings> = BTreeMap::new();
     for (&(n, what), plan) in labels.iter().zip(plans) {
         let p = *plan.problem();
-        let t = time_launches(device, TIMING, || buffers.ours(plan, Direction::Forward))?;
+        // C2R runs inverse (its only direction), the others forward.
+        let direction = p.fixed_direction().unwrap_or(Direction::Forward);
+        let t = time_launches(device, TIMING, || buffers.ours(plan, direction))?;
         let frac = t.gbps(p.bytes_moved() as f64) / copy_gbps;
         let entry = per_size.entry(n).or_default();
         entry.0.push((what.to_string(), t.median_ms, frac));
         if what == "heuristic" && device.backend() == Backend::Cuda {
-            let cp = CufftPlan::new(device, cufft_kind(FftKind::C2C, p.precision), &[p.len], p.batch)?;
-            let c = time_launches(device, TIMING, || buffers.cufft(&cp, FftKind::C2C, Direction::Forward))?;
+            let cp = CufftPlan::new(device, cufft_kind(p.kind, p.precision), &[p.len], p.batch)?;
+            let c = time_launches(device, TIMING, || buffers.cufft(&cp, p.kind, direction))?;
             entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
         }
         tick();

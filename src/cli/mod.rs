@@ -54,7 +54,8 @@ enum Command {
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
         /// plan (creation time), accuracy, variants (the heuristic's kernel beside recipes one
-        /// tuning choice away; --sizes picks the lengths), variants-f64 (the same in f64); in
+        /// tuning choice away; --sizes picks the lengths), variants-f64 (the same in f64),
+        /// variants-r2c and variants-c2r (f32 real transforms of even length); in
         /// passes: large-1d, 2d, 3d, layouts (axis subsets and strides), strided (rows per
         /// block). Default: sweep, f64, real, plan.
         #[arg(long = "suite", value_name = "NAME")]
@@ -165,8 +166,8 @@ pub fn run() -> Result<()> {
             let suites = parse_suites(&suites)?;
             let fft_suites: Vec<FftSuite> = fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?;
             let variants = variants.map_or(Vec::new(), |v| v.split(',').map(|name| name.trim().to_string()).collect());
-            if !variants.is_empty() && !fft_suites.iter().any(|s| matches!(s, FftSuite::Variants | FftSuite::VariantsF64)) {
-                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64)".into()));
+            if !variants.is_empty() && !fft_suites.iter().any(|s| matches!(s, FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r)) {
+                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64, variants-r2c, variants-c2r)".into()));
             }
             let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants };
             if accuracy {

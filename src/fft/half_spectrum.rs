@@ -1,13 +1,17 @@
 //! Real transforms of even length N = 2m run a complex core of length m on the row packed as
 //! z[j] = x[2j] + i x[2j+1]. R2C separates the core's output Z into the half spectrum, C2R
 //! rebuilds Z from it; value i of either side needs values i and m-i of the other. Here: the
-//! planner's rule for whether one thread takes both of a pair ([`FftTuning::half_spectrum_pairs`];
-//! the kernel code is in codegen/io.rs).
+//! planner's rules for whether one thread takes both of a pair ([`FftTuning::half_spectrum_pairs`];
+//! the kernel code is in codegen/io.rs and codegen/mirror.rs), and for C2R's threads a row.
 //!
 //! [`FftTuning::half_spectrum_pairs`]: super::FftTuning::half_spectrum_pairs
 
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, FftRecipe, RealPacking};
+use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
+
+/// Rows a block beyond which `with_c2r_first_pass_threads` leaves the pick alone (rows of 448
+/// points or fewer, measured 1.00x).
+const C2R_FIRST_PASS_MAX_ROWS: u32 = 5;
 
 impl FftRecipe {
     /// Whether the kernel should separate or rebuild the half spectrum a pair at a time.
@@ -55,6 +59,41 @@ impl FftRecipe {
         let (butterflies, w) = (last.len / radix, self.tuning.threads_per_transform as usize);
         let f32 = self.problem.precision == Precision::F32;
         f32 && self.problem.len > 256 && radix <= 16 && 2 * butterflies.div_ceil(2).div_ceil(w) <= butterflies.div_ceil(w)
+    }
+
+    /// C2R direct rows: one thread per butterfly of the first pass (rows per block keeping the
+    /// block's threads), where the pick has more (one per butterfly of a later pass of smaller
+    /// radix) and the fewer threads take fewer warps a row. That first pass reads X[i], X[m-i] and a
+    /// twiddle for each value from global memory; its idle threads hold their registers all
+    /// the same, so fewer warps a row let more rows reside while the loads are in flight (the
+    /// later, wider passes take a second round of butterflies instead). Measured on an H200
+    /// (nineteenth session, `--suite variants-c2r` over the 351 13-smooth even N): 26 lengths
+    /// with at most 5 rows a block 1.10x (4056 1.21x, 1100 1.21x, 2288 1.20x; worst 1600 0.95x);
+    /// where the warps a row stay as many, 1.02x with losses to 0.90x (2100); shorter rows of
+    /// more rows a block (160..448 points) 1.00x. R2C, whose first pass reads one value each,
+    /// did not gain (0.97x). Confirmed by a same-run A/B of the picks (see docs/BENCHMARKS.md);
+    /// there, first passes of prime radix 29..43 lost up to 0.69x (3034): radix 16 at most.
+    /// Applied after the packing is chosen (fewer threads would change which one wins: 2548
+    /// then took four passes, 0.93x). f32 only: f64 was not measured.
+    /// (A tuning the device cannot run, more rows than its shared memory holds, keeps the pick.)
+    pub(super) fn with_c2r_first_pass_threads(self, limits: DeviceLimits) -> FftRecipe {
+        let t = &self.tuning;
+        let direct_c2r = self.problem.kind == FftKind::C2R && self.packing == RealPacking::HalfLength && t.direct_io && self.io.is_none();
+        let Core::Stockham { len, radices } = &self.core else { return self };
+        let first_radix = radices.first().copied().unwrap_or(1);
+        if !direct_c2r || self.problem.precision != Precision::F32 || t.transforms_per_block > C2R_FIRST_PASS_MAX_ROWS || first_radix > 16 {
+            return self;
+        }
+        let first_pass = (len / first_radix) as u32;
+        let rows = (self.threads_per_block() / first_pass).max(1);
+        let warps_a_row = |threads: u32, rows: u32| (threads * rows).div_ceil(32) as f64 / rows as f64;
+        if first_pass >= t.threads_per_transform || warps_a_row(first_pass, rows) >= warps_a_row(t.threads_per_transform, t.transforms_per_block) {
+            return self;
+        }
+        let mut recipe = self.clone();
+        recipe.tuning.threads_per_transform = first_pass;
+        recipe.tuning.transforms_per_block = rows;
+        if recipe.check(limits).is_ok() { recipe } else { self }
     }
 
     /// Whether the paired half spectrum is read by the core's first pass (C2R) or written by
@@ -125,6 +164,32 @@ mod tests {
         for p in [FftProblem::c2c(220, 8), FftProblem::r2c(221, 8), FftProblem::c2r(221, 8)] {
             assert!(!design(p).tuning.half_spectrum_pairs, "{p:?}");
         }
+    }
+
+    #[test]
+    fn c2r_direct_rows_take_a_thread_per_first_pass_butterfly() {
+        use crate::fft::{Core, Precision};
+        let threads = |p: FftProblem| {
+            let r = design(p);
+            (r.tuning.threads_per_transform, r.tuning.transforms_per_block)
+        };
+        // 4056 (core 2028 = 13 x 13 x 12): 156 butterflies in the radix-13 first pass, 169 in
+        // the last; 5 warps a row instead of 6. R2C and f64 keep one thread per widest pass.
+        assert_eq!(threads(FftProblem::c2r(4056, 8)), (156, 1));
+        assert_eq!(threads(FftProblem::r2c(4056, 8)), (169, 1));
+        assert_eq!(threads(FftProblem::c2r(4056, 8).precision(Precision::F64)).0, 169);
+        // 720 (360 = 9 x 8 x 5): 40 threads, the block's 135 threads still 3 rows (4 warps).
+        assert_eq!(threads(FftProblem::c2r(720, 8)), (40, 3));
+        // The packing is chosen first: 2548 keeps 14 x 13 x 7 (91 threads would have lost
+        // it to four passes).
+        let r = design(FftProblem::c2r(2548, 8));
+        assert!(matches!(&r.core, Core::Stockham { radices, .. } if radices == &[14, 13, 7]), "{r:?}");
+        assert_eq!(r.tuning.threads_per_transform, 91);
+        // As many warps a row either way (1296: 81 or 72 threads, 3 warps): the pick stays.
+        assert_eq!(threads(FftProblem::c2r(1296, 8)), (81, 1));
+        // Staged rows, and first passes of prime radix above 16 (3034 = 2 x 41 x 37), stay.
+        assert_eq!(threads(FftProblem::c2r(3034, 8)).0, 41);
+        assert!(!design(FftProblem::c2r(260, 8)).tuning.direct_io);
     }
 
     #[test]

@@ -524,7 +524,8 @@ impl FftRecipe {
 
     /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; for
     /// contiguous Stockham rows, fewer passes with longer codelets where they were measured to
-    /// win ([`FftRecipe::in_fewer_passes`]); where the core
+    /// win ([`FftRecipe::in_fewer_passes`]), then C2R's direct rows a thread per butterfly of
+    /// their first pass where that was measured to win (`with_c2r_first_pass_threads`); where the core
     /// is Bluestein on a factor, Bluestein over the whole row instead if it issues less work
     /// ([`FftRecipe::issued_work`]). Between the two, the one with less work was the faster
     /// at 40 of 54 sampled lengths on an H200 (seventh session's variants), and picking by it
@@ -536,6 +537,9 @@ impl FftRecipe {
         if radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS {
             recipe = recipe.in_fewer_passes(limits);
         }
+        // C2R direct rows: a thread per butterfly of the first pass, which reads global memory
+        // (after the packing is chosen: fewer threads would change which one wins).
+        recipe = recipe.with_c2r_first_pass_threads(limits);
         let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
         let whole = Core::bluestein(len, len, whole_row_bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
         match whole.map(|core| Self::design_around(problem, core, limits)) {
