@@ -71,8 +71,8 @@ impl FftRecipe {
     /// with at most 5 rows a block 1.10x (4056 1.21x, 1100 1.21x, 2288 1.20x; worst 1600 0.95x);
     /// where the warps a row stay as many, 1.02x with losses to 0.90x (2100); shorter rows of
     /// more rows a block (160..448 points) 1.00x. R2C, whose first pass reads one value each,
-    /// did not gain (0.97x). Confirmed by a same-run A/B of the picks (see docs/BENCHMARKS.md);
-    /// there, first passes of prime radix 29..43 lost up to 0.69x (3034): radix 16 at most.
+    /// did not gain (0.97x). Confirmed by a same-run A/B of the picks: the 26 lengths the rule
+    /// changes 1.08x (docs/BENCHMARKS.md); in its first build, first passes of prime radix 29..43 lost up to 0.69x (3034): radix 16 at most.
     /// Applied after the packing is chosen (fewer threads would change which one wins: 2548
     /// then took four passes, 0.93x). f32 only: f64 was not measured.
     /// (A tuning the device cannot run, more rows than its shared memory holds, keeps the pick.)
