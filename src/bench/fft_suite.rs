@@ -86,6 +86,17 @@ impl FftSuite {
         }
     }
 
+    /// For the variants suites, the kind and precision they time; None for the others.
+    pub fn variants_of(self) -> Option<(FftKind, Precision)> {
+        match self {
+            FftSuite::Variants => Some((FftKind::C2C, Precision::F32)),
+            FftSuite::VariantsF64 => Some((FftKind::C2C, Precision::F64)),
+            FftSuite::VariantsR2c => Some((FftKind::R2C, Precision::F32)),
+            FftSuite::VariantsC2r => Some((FftKind::C2R, Precision::F32)),
+            _ => None,
+        }
+    }
+
     pub fn from_name(name: &str) -> Result<FftSuite> {
         FftSuite::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| {
             let known: Vec<&str> = FftSuite::ALL.iter().map(|s| s.name()).collect();
@@ -138,14 +149,8 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
             FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r => {
-                let (kind, precision) = match suite {
-                    FftSuite::VariantsF64 => (FftKind::C2C, Precision::F64),
-                    FftSuite::VariantsR2c => (FftKind::R2C, Precision::F32),
-                    FftSuite::VariantsC2r => (FftKind::C2R, Precision::F32),
-                    _ => (FftKind::C2C, Precision::F32),
-                };
-                let defaults = super::fft_variants::default_sizes(kind);
-                let sizes = if opts.sizes.is_empty() { defaults } else { (1..=4096).filter(keep).collect() };
+                let (kind, precision) = suite.variants_of().expect("a variants suite");
+                let sizes = if opts.sizes.is_empty() { super::fft_variants::default_sizes(kind) } else { (1..=4096).filter(keep).collect() };
                 tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants, kind, precision)?);
             }
             FftSuite::Large1d => tables.push(super::fft_nd_suite::run(device, cfg, "large 1D", super::fft_nd_suite::large_1d(cfg.quick))?),
@@ -243,6 +248,13 @@ where
     }
 }
 
+/// Rows of length `n` that fill `budget` bytes on the transform's larger side (a real
+/// transform's N/2+1 complex values a row), at least one.
+pub(super) fn batch_to_fill(kind: FftKind, precision: Precision, n: usize, budget: usize) -> usize {
+    let values = if kind == FftKind::C2C { n } else { n / 2 + 1 };
+    (budget / (values * complex_bytes(precision) as usize)).max(1)
+}
+
 /// Times our plan and cuFFT's for each size on random buffers of the run's budget (256 MiB;
 /// 16 MiB quick), batching each size to fill it.
 fn throughput(device: &Device, cfg: &BenchConfig, kind: FftKind, precision: Precision, sizes: Vec<usize>) -> Result<Vec<Table>> {
@@ -260,18 +272,12 @@ where
         return Ok(Vec::new());
     }
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
-    let cbytes = complex_bytes(precision) as usize;
     let mut buffers = Buffers::<T>::new(device, budget)?;
     let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let problems: Vec<FftProblem> = sizes
         .iter()
         .map(|&n| {
-            // The larger side fills the budget.
-            let row = match kind {
-                FftKind::C2C => n * cbytes,
-                _ => (n / 2 + 1) * cbytes,
-            };
-            FftProblem { kind, ..FftProblem::c2c(n, (budget / row).max(1)) }.precision(precision)
+            FftProblem { kind, ..FftProblem::c2c(n, batch_to_fill(kind, precision, n, budget)) }.precision(precision)
         })
         .collect();
     let pb = progress(cfg, problems.len(), &format!("{kind} {precision}"));

@@ -6,11 +6,11 @@
 
 use std::collections::BTreeMap;
 
-use super::fft_suite::{cufft_kind, geometric_mean, Buffers};
+use super::fft_suite::{batch_to_fill, cufft_kind, geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{complex_bytes, limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision};
+use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision};
 use crate::Backend;
 
 /// C2C sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -53,9 +53,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     };
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
-        // The larger side fills the budget, as in the throughput suites.
-        let row = if kind == FftKind::C2C { n } else { n / 2 + 1 };
-        let batch = (budget / (complex_bytes(precision) as usize * row)).max(1);
+        let batch = batch_to_fill(kind, precision, n, budget);
         let pick = FftRecipe::design(FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision), lim)?;
         for (what, r) in pick.variants(lim) {
             offered.insert(what.clone());

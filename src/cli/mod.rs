@@ -166,7 +166,7 @@ pub fn run() -> Result<()> {
             let suites = parse_suites(&suites)?;
             let fft_suites: Vec<FftSuite> = fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?;
             let variants = variants.map_or(Vec::new(), |v| v.split(',').map(|name| name.trim().to_string()).collect());
-            if !variants.is_empty() && !fft_suites.iter().any(|s| matches!(s, FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r)) {
+            if !variants.is_empty() && !fft_suites.iter().any(|s| s.variants_of().is_some()) {
                 return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64, variants-r2c, variants-c2r)".into()));
             }
             let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants };

@@ -79,21 +79,15 @@ impl FftRecipe {
     pub(super) fn with_c2r_first_pass_threads(self, limits: DeviceLimits) -> FftRecipe {
         let t = &self.tuning;
         let direct_c2r = self.problem.kind == FftKind::C2R && self.packing == RealPacking::HalfLength && t.direct_io && self.io.is_none();
-        let Core::Stockham { len, radices } = &self.core else { return self };
-        let first_radix = radices.first().copied().unwrap_or(1);
-        if !direct_c2r || self.problem.precision != Precision::F32 || t.transforms_per_block > C2R_FIRST_PASS_MAX_ROWS || first_radix > 16 {
+        let stockham = matches!(self.core, Core::Stockham { .. });
+        let Some(&(first_radix, first_pass)) = self.core.pass_butterflies().first() else { return self };
+        if !direct_c2r || !stockham || self.problem.precision != Precision::F32 || t.transforms_per_block > C2R_FIRST_PASS_MAX_ROWS || first_radix > 16 {
             return self;
         }
-        let first_pass = (len / first_radix) as u32;
-        let rows = (self.threads_per_block() / first_pass).max(1);
-        let warps_a_row = |threads: u32, rows: u32| (threads * rows).div_ceil(32) as f64 / rows as f64;
-        if first_pass >= t.threads_per_transform || warps_a_row(first_pass, rows) >= warps_a_row(t.threads_per_transform, t.transforms_per_block) {
-            return self;
-        }
-        let mut recipe = self.clone();
-        recipe.tuning.threads_per_transform = first_pass;
-        recipe.tuning.transforms_per_block = rows;
-        if recipe.check(limits).is_ok() { recipe } else { self }
+        let recipe = self.with_threads_keeping_block(first_pass as u32);
+        let warps_a_row = |r: &FftRecipe| r.threads_per_block().div_ceil(32) as f64 / r.tuning.transforms_per_block as f64;
+        let pays = recipe.tuning.threads_per_transform < t.threads_per_transform && warps_a_row(&recipe) < warps_a_row(&self);
+        if pays && recipe.check(limits).is_ok() { recipe } else { self }
     }
 
     /// Whether the paired half spectrum is read by the core's first pass (C2R) or written by

@@ -882,6 +882,15 @@ impl FftRecipe {
         self.tuning.threads_per_transform * self.tuning.transforms_per_block
     }
 
+    /// This recipe with `threads` per transform and as many rows a block as keep the block's
+    /// threads (at least one).
+    pub(crate) fn with_threads_keeping_block(&self, threads: u32) -> FftRecipe {
+        let mut r = self.clone();
+        r.tuning.threads_per_transform = threads;
+        r.tuning.transforms_per_block = (self.threads_per_block() / threads).max(1);
+        r
+    }
+
     /// Distance between rows in shared memory, in complex values: the padded region plus the row padding.
     pub fn row_stride(&self) -> usize {
         pad(self.tuning.pad_shift, self.core.region() - 1) + 1 + self.tuning.row_pad as usize

@@ -77,12 +77,7 @@ impl FftRecipe {
         // in its widest pass): fewer rounds in the passes of smaller radices.
         for (radix, butterflies) in self.core.pass_butterflies() {
             if butterflies as u32 != t.threads_per_transform && butterflies as u32 <= limits.max_threads {
-                offer(format!("threads for radix {radix}"), {
-                    let mut r = self.clone();
-                    r.tuning.threads_per_transform = butterflies as u32;
-                    r.tuning.transforms_per_block = (self.threads_per_block() / butterflies as u32).max(1);
-                    r
-                });
+                offer(format!("threads for radix {radix}"), self.with_threads_keeping_block(butterflies as u32));
             }
         }
         let with = |f: &dyn Fn(&mut FftRecipe)| {
