@@ -58,8 +58,9 @@ fn real_f32_even_and_odd() {
         let mut problems: Vec<FftProblem> = (1..=max).map(|n| FftProblem::r2c(n, 3)).collect();
         problems.extend((1..=max).map(|n| FftProblem::c2r(n, 3)));
         // 720, 2288, 4056: C2R rows of a thread per first-pass butterfly (later passes in two
-        // rounds; 720 three rows a block, a partial last one).
-        for n in [97, 128, 720, 1000, 2039, 2288, 4056, 4094, 4095, 4096] {
+        // rounds; 720 three rows a block, a partial last one). 102 (9 trips a thread) and
+        // 1032 (31): staged pair loops that fetch in several runs, the last one partial.
+        for n in [97, 102, 128, 720, 1000, 1032, 2039, 2288, 4056, 4094, 4095, 4096] {
             problems.push(FftProblem::r2c(n, 2));
             problems.push(FftProblem::c2r(n, 2));
         }
@@ -252,8 +253,8 @@ fn ping_pong_passes_every_core() {
 fn every_variant_of_a_recipe_is_correct() {
     for device in common::devices() {
         let lim = limits(&device);
-        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
-        problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2)]);
+        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 156, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(264, 2), FftProblem::c2r(264, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2)]);
         let recipes: Vec<FftRecipe> = problems
             .iter()
             .filter_map(|&p| FftRecipe::design(p, lim).ok())

@@ -12,6 +12,8 @@ use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
 /// Rows a block beyond which `with_c2r_first_pass_threads` leaves the pick alone (rows of 448
 /// points or fewer, measured 1.00x).
 const C2R_FIRST_PASS_MAX_ROWS: u32 = 5;
+/// Largest first radix of f32 C2R direct rows that stage their load in pairs.
+const C2R_STAGED_PAIRS_MAX_FIRST_RADIX: usize = 15;
 
 impl FftRecipe {
     /// Whether the kernel should separate or rebuild the half spectrum a pair at a time.
@@ -22,6 +24,11 @@ impl FftRecipe {
     ///   it ran 0.88x: those rows read each value's two inputs in their first pass.
     /// - R2C pairs in its store phase: 1.04x on direct rows and 1.05x on staged ones of odd
     ///   m; staged rows of even m ran 0.86x (one thread per row: 4, 8, .., 32) and 1.00x.
+    ///
+    /// Since the staged load issues all its loads before it rebuilds (twentieth session,
+    /// `row_loop_fetched`), f32 C2R direct Stockham rows whose first radix is under 16 stage
+    /// their load to pair it too: 1.100x over 242 lengths (worst 2904 0.92x), where those of
+    /// first radix 16 or more ran 0.87x (45 lengths; 1666 = 17 x 7 x 7 0.71x).
     pub(super) fn pairs_half_spectrum(&self) -> bool {
         if !self.can_pair_half_spectrum() {
             return false;
@@ -29,9 +36,17 @@ impl FftRecipe {
         let staged_load = !self.tuning.direct_io || matches!(self.core, Core::Rader { .. });
         match self.problem.kind {
             FftKind::R2C => self.tuning.direct_io || (self.problem.len / 2) % 2 == 1,
-            FftKind::C2R => staged_load,
+            FftKind::C2R => staged_load || self.stages_c2r_direct_load(),
             FftKind::C2C => false,
         }
+    }
+
+    /// f32 C2R direct Stockham rows whose first radix is at most C2R_STAGED_PAIRS_MAX_FIRST_RADIX
+    /// (see `pairs_half_spectrum`).
+    fn stages_c2r_direct_load(&self) -> bool {
+        let Core::Stockham { radices, .. } = &self.core else { return false };
+        let first = radices.first().copied().unwrap_or(usize::MAX);
+        self.problem.precision == Precision::F32 && self.tuning.direct_io && first <= C2R_STAGED_PAIRS_MAX_FIRST_RADIX
     }
 
     /// Whether direct rows should pair their half spectrum in the core's own pass (mirror
@@ -75,6 +90,9 @@ impl FftRecipe {
     /// changes 1.08x (docs/BENCHMARKS.md); in its first build, first passes of prime radix 29..43 lost up to 0.69x (3034): radix 16 at most.
     /// Applied after the packing is chosen (fewer threads would change which one wins: 2548
     /// then took four passes, 0.93x). f32 only: f64 was not measured.
+    /// Since the twentieth session, those of first radix under 16 stage their load in pairs
+    /// instead (`stages_c2r_direct_load`); the pair of rules was measured together there (the
+    /// variants toggled the pairs on picks with these threads), not this rule alone again.
     /// (A tuning the device cannot run, more rows than its shared memory holds, keeps the pick.)
     pub(super) fn with_c2r_first_pass_threads(self, limits: DeviceLimits) -> FftRecipe {
         let t = &self.tuning;
@@ -136,10 +154,16 @@ mod tests {
         assert!(!design(FftProblem::r2c(220, 8)).tuning.direct_io);
         assert!(!design(FftProblem::r2c(220, 8)).tuning.half_spectrum_pairs);
         assert!(design(FftProblem::r2c(30, 8)).tuning.half_spectrum_pairs);
-        // C2R: staged loads (and Rader's, always staged); direct rows read in their first pass.
+        // C2R: staged loads (and Rader's, always staged); f32 direct rows of first radix under
+        // 16 stage their load to pair it; the others read in their first pass.
         assert!(design(FftProblem::c2r(220, 8)).tuning.half_spectrum_pairs);
         let direct = design(FftProblem::c2r(4096, 8));
+        assert_eq!(direct.core.stages()[0].radices[0], 16);
         assert!(direct.tuning.direct_io && direct.can_mirror_pairs() && !direct.tuning.half_spectrum_pairs && !direct.pairs_in_core_pass());
+        let staged = design(FftProblem::c2r(504, 8));
+        assert_eq!(staged.core.stages()[0].radices[0], 14);
+        assert!(staged.tuning.direct_io && staged.tuning.half_spectrum_pairs && !staged.pairs_in_core_pass());
+        assert!(!design(FftProblem::c2r(504, 8).precision(crate::fft::Precision::F64)).tuning.half_spectrum_pairs);
         // R2C direct rows pair in their last pass where a thread's butterflies do not grow (4096:
         // 256 butterflies on 128 threads, 2 each either way), radix <= 16, over 256 points; not
         // Bluestein's.
@@ -194,7 +218,9 @@ mod tests {
         let body = fft_source(&c2r).body;
         assert!(!body.contains("read_input("), "{body}");
         assert!(body.contains("if (e < rows * 56u)"));
-        assert!(body.contains("cplx b = X[110u - i];"));
+        // Every trip's loads (a run of up to 8) come before the first trip's rebuild.
+        let (fetch, rebuild) = (body.find("xb[kk] = X[110u - i];").unwrap(), body.find("cplx b = xb[kk];").unwrap());
+        assert!(fetch < rebuild && body.contains("cplx xa[") && body.contains("xw[kk] = tables["));
         assert!(body.contains("if (i != 0 && 2 * i != 110u) SH(row, 110u - i) ="));
         // Each value on its own: 111 values a row, X[m - i] read beside X[i] for each.
         let mut single = c2r.clone();

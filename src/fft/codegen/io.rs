@@ -295,19 +295,25 @@ impl KernelWriter<'_> {
         let apart = p.row_elements().0;
         let real_twiddles = self.tables.real_twiddles;
         self.w.comment(&["load: the block's rows into shared memory, the packed spectrum rebuilt a pair at a time"]);
-        self.row_loop(m / 2 + 1, |w| {
+        let fetch = |w: &mut SourceWriter| {
+            w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
+            w.line("xa[kk] = X[i];");
+            w.line(format!("xb[kk] = X[{m}u - i];"));
+            w.line(format!("xw[kk] = tables[{real_twiddles}u + i];"));
+        };
+        let body = |w: &mut SourceWriter| {
             w.comment(&[
                 "with a = X[i], b = conj X[m-i] and d = (a - b) W^-i, W = e^{-2 pi i/N}: Z[i] = a + b + i d,",
                 "Z[m-i] = conj(a + b - i d), the spectrum of z[j] = x[2j] + i x[2j+1]. Conjugated: the forward",
                 "core then computes the inverse. The imaginary parts of X[0] and X[m] are ignored, as numpy does.",
             ]);
-            w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
-            w.line("cplx a = X[i];");
-            w.line(format!("cplx b = X[{m}u - i];"));
-            rebuild_difference(w, &format!("tables[{real_twiddles}u + i]"));
+            w.line("cplx a = xa[kk];");
+            w.line("cplx b = xb[kk];");
+            rebuild_difference(w, "xw[kk]");
             w.line(format!("SH(row, i) = {REBUILT};"));
             w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = {REBUILT_MIRROR};"));
-        });
+        };
+        self.row_loop_fetched(m / 2 + 1, &["xa", "xb", "xw"], fetch, body);
     }
 
     /// An R2C grid, after its halved axis: each line's core output Z (m values) separated in

@@ -328,10 +328,24 @@ impl<'a> KernelWriter<'a> {
     /// unrolled, so that each thread's global loads are all in flight at once (a loop bounded
     /// by `rows` issued one load per iteration and waited for it).
     fn row_loop(&mut self, per_row: usize, body: impl FnOnce(&mut SourceWriter)) {
+        let trips = self.row_loop_trips(per_row);
+        self.row_loop_with(per_row, format!("for (u32 k = 0; k < {trips}u; ++k)"), None, body);
+    }
+
+    /// Trips of `row_loop` over `per_row` values a row.
+    fn row_loop_trips(&self, per_row: usize) -> usize {
+        (per_row * self.r.tuning.transforms_per_block as usize).div_ceil(self.r.threads_per_block() as usize)
+    }
+
+    /// `row_loop`'s loop under the header `for_header`; `trip`, where the loop's counter is
+    /// not the trip `k` itself, defines k from it.
+    fn row_loop_with(&mut self, per_row: usize, for_header: String, trip: Option<&str>, body: impl FnOnce(&mut SourceWriter)) {
         let threads = self.r.threads_per_block() as usize;
-        let trips = (per_row * self.r.tuning.transforms_per_block as usize).div_ceil(threads);
         self.w.line("#pragma unroll");
-        self.w.open(format!("for (u32 k = 0; k < {trips}u; ++k)"));
+        self.w.open(for_header);
+        if let Some(trip) = trip {
+            self.w.line(format!("const u32 k = {trip};"));
+        }
         self.w.line(format!("const u32 e = tid + k * {threads}u;"));
         self.w.open(format!("if (e < rows * {per_row}u)"));
         self.w.line(format!("const u32 row = e / {per_row}u;"));
@@ -340,7 +354,32 @@ impl<'a> KernelWriter<'a> {
         self.w.close();
         self.w.close();
     }
+
+    /// As `row_loop`, with the global loads apart: for each run of up to FETCHED_TRIPS trips,
+    /// a first loop runs `fetch`, which loads into the `cplx` arrays `arrays` (indexed by the
+    /// trip within the run, `kk`), then a second runs `body` on them. A body that branches
+    /// around stores of its own (C2R's mirror value) made NVRTC wait for each trip's loads
+    /// before issuing the next trip's: C2R 264's load phase spent 55% of its stalls so.
+    fn row_loop_fetched(&mut self, per_row: usize, arrays: &[&str], fetch: impl Fn(&mut SourceWriter), body: impl Fn(&mut SourceWriter)) {
+        let trips = self.row_loop_trips(per_row);
+        let most = FETCHED_TRIPS * 8 / super::recipe::complex_bytes(self.r.problem.precision) as usize;
+        let runs = trips.div_ceil(most);
+        let run = trips.div_ceil(runs);
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 k0 = 0; k0 < {trips}u; k0 += {run}u)"));
+        let declared: Vec<String> = arrays.iter().map(|a| format!("{a}[{run}]")).collect();
+        self.w.line(format!("cplx {};   /* this run's loads, all issued before any is used */", declared.join(", ")));
+        let header = format!("for (u32 kk = 0; kk < {run}u && k0 + kk < {trips}u; ++kk)");
+        self.row_loop_with(per_row, header.clone(), Some("k0 + kk"), fetch);
+        self.row_loop_with(per_row, header, Some("k0 + kk"), body);
+        self.w.close();
+    }
 }
+
+/// Trips of a `row_loop_fetched` run in f32 (half as many in f64, for the same registers):
+/// the loads of this many are in flight at once, each holding its values' registers until the
+/// second loop.
+const FETCHED_TRIPS: usize = 8;
 
 /// Shortest run of consecutive values a grid's last pass writes to global memory itself
 /// (two 32-byte sectors).
