@@ -44,9 +44,19 @@ impl FftRecipe {
     /// f32 C2R direct Stockham rows whose first radix is at most C2R_STAGED_PAIRS_MAX_FIRST_RADIX
     /// (see `pairs_half_spectrum`).
     fn stages_c2r_direct_load(&self) -> bool {
-        let Core::Stockham { radices, .. } = &self.core else { return false };
-        let first = radices.first().copied().unwrap_or(usize::MAX);
-        self.problem.precision == Precision::F32 && self.tuning.direct_io && first <= C2R_STAGED_PAIRS_MAX_FIRST_RADIX
+        let first = self.core.pass_butterflies().first().map_or(usize::MAX, |&(radix, _)| radix);
+        self.is_f32_c2r_direct_stockham_row() && first <= C2R_STAGED_PAIRS_MAX_FIRST_RADIX
+    }
+
+    /// Whether this is an f32 C2R of even length on contiguous direct Stockham rows: the rows
+    /// both C2R rules here were measured on.
+    fn is_f32_c2r_direct_stockham_row(&self) -> bool {
+        self.problem.kind == FftKind::C2R
+            && self.packing == RealPacking::HalfLength
+            && self.tuning.direct_io
+            && self.io.is_none()
+            && matches!(self.core, Core::Stockham { .. })
+            && self.problem.precision == Precision::F32
     }
 
     /// Whether direct rows should pair their half spectrum in the core's own pass (mirror
@@ -96,10 +106,8 @@ impl FftRecipe {
     /// (A tuning the device cannot run, more rows than its shared memory holds, keeps the pick.)
     pub(super) fn with_c2r_first_pass_threads(self, limits: DeviceLimits) -> FftRecipe {
         let t = &self.tuning;
-        let direct_c2r = self.problem.kind == FftKind::C2R && self.packing == RealPacking::HalfLength && t.direct_io && self.io.is_none();
-        let stockham = matches!(self.core, Core::Stockham { .. });
         let Some(&(first_radix, first_pass)) = self.core.pass_butterflies().first() else { return self };
-        if !direct_c2r || !stockham || self.problem.precision != Precision::F32 || t.transforms_per_block > C2R_FIRST_PASS_MAX_ROWS || first_radix > 16 {
+        if !self.is_f32_c2r_direct_stockham_row() || t.transforms_per_block > C2R_FIRST_PASS_MAX_ROWS || first_radix > 16 {
             return self;
         }
         let recipe = self.with_threads_keeping_block(first_pass as u32);

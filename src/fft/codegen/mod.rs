@@ -360,7 +360,7 @@ impl<'a> KernelWriter<'a> {
     /// trip within the run, `kk`), then a second runs `body` on them. A body that branches
     /// around stores of its own (C2R's mirror value) made NVRTC wait for each trip's loads
     /// before issuing the next trip's: C2R 264's load phase spent 55% of its stalls so.
-    fn row_loop_fetched(&mut self, per_row: usize, arrays: &[&str], fetch: impl Fn(&mut SourceWriter), body: impl Fn(&mut SourceWriter)) {
+    fn row_loop_fetched(&mut self, per_row: usize, arrays: &[&str], fetch: impl FnOnce(&mut SourceWriter), body: impl FnOnce(&mut SourceWriter)) {
         let trips = self.row_loop_trips(per_row);
         let most = FETCHED_TRIPS * 8 / super::recipe::complex_bytes(self.r.problem.precision) as usize;
         let runs = trips.div_ceil(most);
