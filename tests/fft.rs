@@ -19,7 +19,8 @@ fn small_lengths() -> Vec<usize> {
 /// Primes, powers of two and neighbours, products of large primes, and a seeded random spread,
 /// up to 4096.
 fn spread() -> Vec<usize> {
-    let mut v = vec![67, 97, 127, 128, 129, 255, 256, 257, 509, 512, 1021, 1024, 1025, 1517, 2039, 2048, 2310, 3001, 4078, 4087, 4093, 4095, 4096];
+    // 65 and 287 = 41 x 7: short rows (5 and 7 threads) that read global memory, store staged.
+    let mut v = vec![65, 67, 97, 127, 128, 129, 255, 256, 257, 287, 509, 512, 1021, 1024, 1025, 1517, 2039, 2048, 2310, 3001, 4078, 4087, 4093, 4095, 4096];
     let mut x = 0x2545_F491_4F6C_DD1Du64;
     let extra = if common::full() { 60 } else { 6 };
     for _ in 0..extra {
@@ -60,7 +61,9 @@ fn real_f32_even_and_odd() {
         // 720, 2288, 4056: C2R rows of a thread per first-pass butterfly (later passes in two
         // rounds; 720 three rows a block, a partial last one). 102 (9 trips a thread) and
         // 1032 (31): staged pair loops that fetch in several runs, the last one partial.
-        for n in [97, 102, 128, 720, 1000, 1032, 2039, 2288, 4056, 4094, 4095, 4096] {
+        // 180: R2C rows of 6 threads reading global memory, their store staged; 864: C2R
+        // pairs without padding; 1408: C2R designed under radix 15 (11 x 8 x 8).
+        for n in [97, 102, 128, 180, 720, 864, 1000, 1032, 1408, 2039, 2288, 4056, 4094, 4095, 4096] {
             problems.push(FftProblem::r2c(n, 2));
             problems.push(FftProblem::c2r(n, 2));
         }
@@ -254,7 +257,7 @@ fn every_variant_of_a_recipe_is_correct() {
     for device in common::devices() {
         let lim = limits(&device);
         let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 156, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
-        problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(264, 2), FftProblem::c2r(264, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2)]);
+        problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(264, 2), FftProblem::c2r(264, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2), FftProblem::c2r(576, 2)]);
         let recipes: Vec<FftRecipe> = problems
             .iter()
             .filter_map(|&p| FftRecipe::design(p, lim).ok())

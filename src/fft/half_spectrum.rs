@@ -14,6 +14,9 @@ use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
 const C2R_FIRST_PASS_MAX_ROWS: u32 = 5;
 /// Largest first radix of f32 C2R direct rows that stage their load in pairs.
 const C2R_STAGED_PAIRS_MAX_FIRST_RADIX: usize = 15;
+/// The radix cap under which C2R rows of first radix 16 are designed again, so that they
+/// stage their load in pairs (`reads_c2r_pairs_apart_at_radix_16`).
+pub(super) const C2R_PAIRED_RADIX_CAP: usize = C2R_STAGED_PAIRS_MAX_FIRST_RADIX;
 
 impl FftRecipe {
     /// Whether the kernel should separate or rebuild the half spectrum a pair at a time.
@@ -46,6 +49,20 @@ impl FftRecipe {
     fn stages_c2r_direct_load(&self) -> bool {
         let first = self.core.pass_butterflies().first().map_or(usize::MAX, |&(radix, _)| radix);
         self.is_f32_c2r_direct_stockham_row() && first <= C2R_STAGED_PAIRS_MAX_FIRST_RADIX
+    }
+
+    /// f32 C2R direct rows whose first pass is of radix 16, which reads each value's two
+    /// inputs X[i] and X[m-i] apart: `design_core` plans them again with radices of at most
+    /// C2R_PAIRED_RADIX_CAP (16 x 9 x 4 -> 9 x 8 x 8), whose first pass reads a staged pair
+    /// load, where that design pairs. Measured on an H200 (twenty-first session, `--suite
+    /// variants-c2r`, 'radix<=15' beside the pick over the 45 C2R lengths of the real suite
+    /// with direct rows of first radix 16 or more): 1.141x over the 28 where the cap gives a
+    /// design of its own (1408 1.34x, 576 1.29x, 960 1.29x; 12 of them in one pass more, 2048 to
+    /// 4096, 1.04x..1.22x); slower 3744 0.97x, 3872 0.96x, 4032 0.91x, where the extra pass
+    /// costs more. First radices above 16 (17..61: prime codelets, or 18, 20) not measured.
+    pub(super) fn reads_c2r_pairs_apart_at_radix_16(&self) -> bool {
+        let first = self.core.pass_butterflies().first().map_or(0, |&(radix, _)| radix);
+        self.is_f32_c2r_direct_stockham_row() && !self.tuning.half_spectrum_pairs && first == 16
     }
 
     /// Whether this is an f32 C2R of even length on contiguous direct Stockham rows: the rows
@@ -116,6 +133,25 @@ impl FftRecipe {
         if pays && recipe.check(limits).is_ok() { recipe } else { self }
     }
 
+    /// f32 C2R direct rows that stage their load in pairs (`stages_c2r_direct_load`), with
+    /// intra-row padding and a first radix that is not a power of two: no padding. The
+    /// padding is chosen by the bank-conflict model for the passes alone; there it cost more
+    /// than the conflicts it spares. Measured on an H200 (twenty-first session, `--suite
+    /// variants-c2r`, 'no padding' beside the pick): all 25 such lengths faster, 1.01x..1.17x
+    /// (864 1.17x, 1680 1.17x, 2904 1.15x); where the first radix is 8, padding paid (256,
+    /// 320, 384, 448, 640, 1024: 0.93x..0.98x without); rows with only row padding 0.97x..1.02x
+    /// and staged rows 0.96x (both left alone).
+    pub(super) fn without_c2r_pairs_padding(self) -> FftRecipe {
+        let first = self.core.pass_butterflies().first().map_or(1, |&(radix, _)| radix);
+        let staged_pairs = self.tuning.half_spectrum_pairs && !self.pairs_in_core_pass();
+        if !self.is_f32_c2r_direct_stockham_row() || !staged_pairs || self.tuning.pad_shift.is_none() || first.is_power_of_two() {
+            return self;
+        }
+        let mut r = self;
+        (r.tuning.pad_shift, r.tuning.row_pad) = (None, 0);
+        r
+    }
+
     /// Whether the paired half spectrum is read by the core's first pass (C2R) or written by
     /// its last (R2C), a mirror pair of butterflies j and S - j per thread (codegen/mirror.rs),
     /// rather than in a staged load or store.
@@ -156,22 +192,33 @@ mod tests {
 
     #[test]
     fn pairs_where_they_were_measured_to_win() {
-        // R2C: direct rows, and staged rows of odd m; not staged rows of even m.
+        // R2C: direct rows, and short rows of odd m; not short rows of even m (which read
+        // global memory directly since the twenty-first session, keeping the staged rows' pairing).
         assert!(design(FftProblem::r2c(4096, 8)).tuning.direct_io);
         assert!(design(FftProblem::r2c(4096, 8)).tuning.half_spectrum_pairs);
-        assert!(!design(FftProblem::r2c(220, 8)).tuning.direct_io);
+        assert!(design(FftProblem::r2c(220, 8)).tuning.threads_per_transform < 16);
         assert!(!design(FftProblem::r2c(220, 8)).tuning.half_spectrum_pairs);
         assert!(design(FftProblem::r2c(30, 8)).tuning.half_spectrum_pairs);
         // C2R: staged loads (and Rader's, always staged); f32 direct rows of first radix under
-        // 16 stage their load to pair it; the others read in their first pass.
+        // 16 stage their load to pair it (those of radix 16 are designed under radix 15 to, 4096
+        // as 8 x 8 x 8 x 4); the others read in their first pass (3564 = 2 x 18 x 11 x 9).
         assert!(design(FftProblem::c2r(220, 8)).tuning.half_spectrum_pairs);
-        let direct = design(FftProblem::c2r(4096, 8));
-        assert_eq!(direct.core.stages()[0].radices[0], 16);
+        let capped = design(FftProblem::c2r(4096, 8));
+        assert_eq!(capped.core.stages()[0].radices, [8, 8, 8, 4]);
+        assert!(capped.tuning.half_spectrum_pairs && !capped.pairs_in_core_pass());
+        let direct = design(FftProblem::c2r(3564, 8));
+        assert_eq!(direct.core.stages()[0].radices[0], 18);
         assert!(direct.tuning.direct_io && direct.can_mirror_pairs() && !direct.tuning.half_spectrum_pairs && !direct.pairs_in_core_pass());
         let staged = design(FftProblem::c2r(504, 8));
         assert_eq!(staged.core.stages()[0].radices[0], 14);
         assert!(staged.tuning.direct_io && staged.tuning.half_spectrum_pairs && !staged.pairs_in_core_pass());
         assert!(!design(FftProblem::c2r(504, 8).precision(crate::fft::Precision::F64)).tuning.half_spectrum_pairs);
+        // Their padding dropped where the first radix is not a power of two (864 = 2 x 12 x 9 x 4),
+        // kept where it is (1024 = 2 x 8 x 8 x 8), row padding alone kept (756).
+        let unpadded = design(FftProblem::c2r(864, 8));
+        assert!(unpadded.tuning.half_spectrum_pairs && unpadded.tuning.pad_shift.is_none() && unpadded.tuning.row_pad == 0);
+        assert!(design(FftProblem::c2r(1024, 8)).tuning.pad_shift.is_some());
+        assert!(design(FftProblem::c2r(756, 8)).tuning.row_pad > 0);
         // R2C direct rows pair in their last pass where a thread's butterflies do not grow (4096:
         // 256 butterflies on 128 threads, 2 each either way), radix <= 16, over 256 points; not
         // Bluestein's.

@@ -50,6 +50,7 @@ macro_rules! direction_wrappers {
 mod cluster;
 mod codegen;
 mod codelet;
+mod direct_load;
 pub mod nd;
 mod nd_plan;
 pub mod nd_recipe;

@@ -6,6 +6,7 @@ use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radi
 use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN};
 use super::cluster::{ClusterLimits, ClusterSplit};
 use super::strided::StridedIo;
+use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
 use crate::error::{Error, Result};
 
 /// Largest prime radix given a straight-line codelet; transforms with a larger prime factor
@@ -390,6 +391,10 @@ pub struct FftTuning {
     /// m-i. Rader's first pass reads its input permuted from shared memory: there only the
     /// last pass after its DFTs writes global memory.
     pub direct_io: bool,
+    /// With `direct_io` on Stockham rows whose last pass would write global memory itself:
+    /// it writes shared memory instead and a store phase copies the rows out, coalesced,
+    /// while the first pass still reads global memory (see `FftRecipe::can_stage_store`).
+    pub staged_store: bool,
     pub twiddles: TwiddleSource,
     /// Blocks that must fit on one multiprocessor at once (CUDA's `__launch_bounds__`
     /// minimum; OpenCL ignores it): caps registers at 64K / (blocks x threads per block).
@@ -524,8 +529,11 @@ impl FftRecipe {
 
     /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; for
     /// contiguous Stockham rows, fewer passes with longer codelets where they were measured to
-    /// win ([`FftRecipe::in_fewer_passes`]), then C2R's direct rows a thread per butterfly of
-    /// their first pass where that was measured to win (`with_c2r_first_pass_threads`); where the core
+    /// win ([`FftRecipe::in_fewer_passes`]) and C2R rows of first radix 16 under radix 15
+    /// (`reads_c2r_pairs_apart_at_radix_16`), then C2R's direct rows a thread per butterfly of
+    /// their first pass where that was measured to win (`with_c2r_first_pass_threads`), short
+    /// staged rows reading global memory directly (`with_direct_load`) and C2R's paired rows
+    /// unpadded (`without_c2r_pairs_padding`); where the core
     /// is Bluestein on a factor, Bluestein over the whole row instead if it issues less work
     /// ([`FftRecipe::issued_work`]). Between the two, the one with less work was the faster
     /// at 40 of 54 sampled lengths on an H200 (seventh session's variants), and picking by it
@@ -536,10 +544,22 @@ impl FftRecipe {
         let mut recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
         if radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS {
             recipe = recipe.in_fewer_passes(limits);
+            // C2R rows whose radix-16 first pass would read X[i] and X[m-i] elementwise: radices
+            // of at most 15, which stage their load in pairs (half_spectrum.rs).
+            let capped = || Self::design_core(problem, Some(C2R_PAIRED_RADIX_CAP), model, limits).ok().filter(|c| c.tuning.half_spectrum_pairs);
+            if let Some(capped) = recipe.reads_c2r_pairs_apart_at_radix_16().then(capped).flatten() {
+                return Ok(capped);
+            }
         }
         // C2R direct rows: a thread per butterfly of the first pass, which reads global memory
         // (after the packing is chosen: fewer threads would change which one wins).
         recipe = recipe.with_c2r_first_pass_threads(limits);
+        if model == StockhamModel::CONTIGUOUS_ROWS {
+            // Short staged rows: the first pass reads global memory all the same (direct_load.rs).
+            recipe = recipe.with_direct_load();
+            // C2R rows pairing in a staged load: without the passes' padding (half_spectrum.rs).
+            recipe = recipe.without_c2r_pairs_padding();
+        }
         let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
         let whole = Core::bluestein(len, len, whole_row_bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
         match whole.map(|core| Self::design_around(problem, core, limits)) {
@@ -724,6 +744,7 @@ impl FftRecipe {
                 direct_io: bluestein
                     || grid
                     || (threads_per_transform >= DIRECT_IO_MIN_THREADS && if rader { core.row_passes() } else { core.passes() >= 2 }),
+                staged_store: false,
                 twiddles: TwiddleSource::TablePowers,
                 min_blocks_per_sm: 1,
                 ping_pong: false,
@@ -789,6 +810,12 @@ impl FftRecipe {
                 )));
             }
             io.validate(self.problem.len, self.strided_run())?;
+        }
+        if t.staged_store && !self.can_stage_store() {
+            return Err(Error::invalid(format!(
+                "staged_store applies to direct_io Stockham rows that read and write global memory in their passes (not R2C of even length, C2R in half-spectrum pairs, strided passes or grids): plan {} without it",
+                self.describe()
+            )));
         }
         if t.direct_io && matches!(self.core, Core::Rader { .. }) && !self.core.row_passes() {
             return Err(Error::invalid(
@@ -939,7 +966,11 @@ impl FftRecipe {
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
             "{twiddles}{}{}{}{}{}",
-            if self.tuning.direct_io { "_d" } else { "" },
+            match (self.tuning.direct_io, self.tuning.staged_store) {
+                (true, true) => "_dl",
+                (true, false) => "_d",
+                (false, _) => "",
+            },
             if self.tuning.ping_pong { "_pp" } else { "" },
             if split { "_split" } else { "" },
             if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
@@ -983,6 +1014,17 @@ impl FftRecipe {
     /// One line for logs: the kernel and the launch.
     pub fn describe(&self) -> String {
         format!("{} | batch {}, {} blocks", self.describe_kernel(), self.problem.batch, self.blocks())
+    }
+
+    /// Whether `staged_store` changes the kernel: direct_io Stockham rows (not a strided
+    /// pass's) whose first pass reads global memory and whose last pass writes it element by
+    /// element. R2C of even length stores through shared memory anyway (or in mirror pairs);
+    /// C2R pairing its half spectrum loads it staged, so that a staged store would make the
+    /// staged kernel again.
+    pub fn can_stage_store(&self) -> bool {
+        let stores_half_spectrum = self.problem.kind == FftKind::R2C && self.packing == RealPacking::HalfLength;
+        let loads_pairs = self.problem.kind == FftKind::C2R && self.tuning.half_spectrum_pairs && self.can_pair_half_spectrum();
+        self.tuning.direct_io && matches!(self.core, Core::Stockham { .. }) && self.io.is_none() && !stores_half_spectrum && !loads_pairs
     }
 
     /// Whether the core's first two stages are a convolution's transforms whose adjoining

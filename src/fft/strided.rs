@@ -314,6 +314,7 @@ impl FftRecipe {
         t.transforms_per_block = rows;
         t.threads_per_transform = t.threads_per_transform.min((limits.max_threads / rows).max(1));
         t.direct_io = false;
+        t.staged_store = false;
         t.pad_shift = None;
         t.row_pad = 0;
         t.min_blocks_per_sm = 1;

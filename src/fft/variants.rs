@@ -16,7 +16,8 @@ impl FftRecipe {
                 out.push((name, r));
             }
         };
-        for cap in LONG_CODELET_CAPS.into_iter().rev().chain([16, 8, 4]) {
+        // Other radix caps (15: C2R's direct rows stage their pair load only under radix 16).
+        for cap in LONG_CODELET_CAPS.into_iter().rev().chain([16, 15, 8, 4]) {
             if let Ok(r) = FftRecipe::design_with_radix_cap(self.problem, limits, cap) {
                 offer(format!("radix<={cap}"), r);
             }
@@ -89,7 +90,20 @@ impl FftRecipe {
         if t.transforms_per_block > 1 {
             offer("rows /2".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 2));
         }
-        offer(if t.direct_io { "staged io" } else { "direct io" }.into(), with(&|r| r.tuning.direct_io = !t.direct_io));
+        offer(if t.direct_io { "staged io" } else { "direct io" }.into(), with(&|r| {
+            r.tuning.direct_io = !t.direct_io;
+            r.tuning.staged_store = false;
+        }));
+        // Direct rows' last pass through shared memory and a coalesced store phase; from staged
+        // rows, the first pass reading global memory too.
+        if t.staged_store {
+            offer("direct store".into(), with(&|r| r.tuning.staged_store = false));
+        } else {
+            let direct_load = with(&|r| (r.tuning.direct_io, r.tuning.staged_store) = (true, true));
+            if direct_load.can_stage_store() {
+                offer(if t.direct_io { "staged store" } else { "direct load" }.into(), direct_load);
+            }
+        }
         offer("twiddle table".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Table));
         offer("twiddles computed".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Computed));
         offer(if t.ping_pong { "in place" } else { "ping-pong" }.into(), with(&|r| r.tuning.ping_pong = !t.ping_pong));
@@ -102,6 +116,14 @@ impl FftRecipe {
         if self.can_pair_half_spectrum() {
             let what = if t.half_spectrum_pairs { "half spectrum elementwise" } else { "half spectrum pairs" };
             offer(what.into(), with(&|r| r.tuning.half_spectrum_pairs = !t.half_spectrum_pairs));
+            // Staged pairs without the padding the pick's passes chose (the pair load's
+            // shared stores and the passes' reads with it: two choices at once).
+            if !t.half_spectrum_pairs && (t.pad_shift.is_some() || t.row_pad > 0) {
+                offer("half spectrum pairs unpadded".into(), with(&|r| {
+                    r.tuning.half_spectrum_pairs = true;
+                    (r.tuning.pad_shift, r.tuning.row_pad) = (None, 0);
+                }));
+            }
             // Direct rows: the pairs in the core's own pass (mirror pairs), or staged.
             if self.can_mirror_pairs() {
                 let mirrored = self.pairs_in_core_pass();
@@ -146,8 +168,36 @@ mod tests {
             }
         }
         let pick = FftRecipe::design(FftProblem::c2c(4096, 100), H200).unwrap();
-        let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=8").unwrap().1;
+        // (Under 15 a power of two packs into radix 8 as under 8: the variant keeps the first name.)
+        let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=15").unwrap().1;
         assert_eq!(radix8.core.stages()[0].radices, [8, 8, 8, 8]);
         assert_eq!(radix8.tuning.threads_per_transform, 512);
+    }
+
+    #[test]
+    fn stores_are_staged_only_where_the_last_pass_would_write_global_memory() {
+        let find = |p: FftProblem, what: &str| FftRecipe::design(p, H200).unwrap().variants(H200).into_iter().find(|(w, _)| w == what).map(|v| v.1);
+        // Staged rows (2 threads): the first pass reads global memory, the store stays staged.
+        let direct_load = find(FftProblem::c2c(20, 100), "direct load").unwrap();
+        assert!(direct_load.tuning.direct_io && direct_load.tuning.staged_store);
+        assert!(direct_load.kernel_name().contains("_dl"), "{}", direct_load.kernel_name());
+        assert_eq!(find(FftProblem::c2c(20, 100), "staged store"), None);
+        // Rows that read directly and store staged (the pick at 156, 6 threads): the store direct too.
+        let direct = find(FftProblem::c2c(156, 100), "direct store").unwrap();
+        assert!(direct.tuning.direct_io && !direct.tuning.staged_store);
+        // Direct rows: their last pass through shared memory; and back.
+        let staged_store = find(FftProblem::c2c(4096, 100), "staged store").unwrap();
+        assert!(staged_store.tuning.direct_io && staged_store.tuning.staged_store);
+        let pick = FftRecipe::design(FftProblem::c2c(4096, 100), H200).unwrap();
+        assert!(staged_store.variants(H200).iter().any(|(_, r)| *r == pick));
+        // C2R pairing its half spectrum loads it staged: a staged store would be the staged kernel.
+        assert_eq!(find(FftProblem::c2r(264, 100), "direct load"), None);
+        assert_eq!(find(FftProblem::c2r(2904, 100), "staged store"), None);
+        // R2C of even length stores through shared memory already: no such variant, and the
+        // tuning is refused with what to change.
+        assert_eq!(find(FftProblem::r2c(4096, 100), "staged store"), None);
+        let mut r2c = FftRecipe::design(FftProblem::r2c(4096, 100), H200).unwrap();
+        r2c.tuning.staged_store = true;
+        assert!(r2c.check(H200).unwrap_err().to_string().contains("without it"));
     }
 }

@@ -287,14 +287,15 @@ impl<'a> KernelWriter<'a> {
         // mirror pairs in the core's pass (mirror.rs).
         let mirror = self.r.pairs_in_core_pass();
         let sink = match p.kind {
-            _ if direct && self.writes_elementwise() && self.direct_writes_coalesce() => Sink::Global,
+            _ if direct && !self.r.tuning.staged_store && self.writes_elementwise() && self.direct_writes_coalesce() => Sink::Global,
             FftKind::R2C if mirror => Sink::HalfSpectrum,
             _ => Sink::Shared,
         };
         // Rader's first pass gathers its input permuted from shared memory, and a staged C2R
         // rebuilds its packed spectrum in pairs: loaded either way.
         if direct && !self.r.uses_rader() && self.reads_elementwise() {
-            self.w.comment(&["direct_io: the core's first pass reads global memory, and its last pass writes it where it can"]);
+            let writes = if sink == Sink::Shared { "shared memory, stored after it" } else { "global memory" };
+            self.w.comment(&[&format!("direct_io: the core's first pass reads global memory, and its last pass writes {writes}")]);
             self.core(Source::Global, sink);
         } else if mirror && p.kind == FftKind::C2R {
             self.w.comment(&["direct_io: the core's first pass reads the half spectrum in mirror pairs, and its last pass writes global memory"]);
