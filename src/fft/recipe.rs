@@ -489,7 +489,8 @@ const RADER_REGISTER_FLOOR: u32 = 96;
 const BLUESTEIN_MAX_THREADS: u32 = 256;
 /// Threads per row from which the passes read and write global memory themselves: below, rows
 /// are short and the staged, unrolled copy through shared memory coalesces better (1.2x to
-/// 1.8x for N = 72 .. 184 with 8 to 12 threads per row).
+/// 1.8x for N = 72 .. 184 with 8 to 12 threads per row). That gain is the copy out: f32 rows
+/// of 3 threads or more still read global memory in their first pass (direct_load.rs).
 pub(crate) const DIRECT_IO_MIN_THREADS: u32 = 16;
 /// Stockham rows of more threads than this fill a block alone: against two rows per block, one
 /// row ran 71 lengths with 80 to 126 threads per row 1.03x faster as a geometric mean (up to
