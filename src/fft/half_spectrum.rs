@@ -47,8 +47,7 @@ impl FftRecipe {
     /// f32 C2R direct Stockham rows whose first radix is at most C2R_STAGED_PAIRS_MAX_FIRST_RADIX
     /// (see `pairs_half_spectrum`).
     fn stages_c2r_direct_load(&self) -> bool {
-        let first = self.core.pass_butterflies().first().map_or(usize::MAX, |&(radix, _)| radix);
-        self.is_f32_c2r_direct_stockham_row() && first <= C2R_STAGED_PAIRS_MAX_FIRST_RADIX
+        self.is_f32_c2r_direct_stockham_row() && self.core.first_radix().is_some_and(|r| r <= C2R_STAGED_PAIRS_MAX_FIRST_RADIX)
     }
 
     /// f32 C2R direct rows whose first pass is of radix 16, which reads each value's two
@@ -61,8 +60,7 @@ impl FftRecipe {
     /// 4096, 1.04x..1.22x); slower 3744 0.97x, 3872 0.96x, 4032 0.91x, where the extra pass
     /// costs more. First radices above 16 (17..61: prime codelets, or 18, 20) not measured.
     pub(super) fn reads_c2r_pairs_apart_at_radix_16(&self) -> bool {
-        let first = self.core.pass_butterflies().first().map_or(0, |&(radix, _)| radix);
-        self.is_f32_c2r_direct_stockham_row() && !self.tuning.half_spectrum_pairs && first == 16
+        self.is_f32_c2r_direct_stockham_row() && !self.tuning.half_spectrum_pairs && self.core.first_radix() == Some(16)
     }
 
     /// Whether this is an f32 C2R of even length on contiguous direct Stockham rows: the rows
@@ -142,9 +140,9 @@ impl FftRecipe {
     /// 320, 384, 448, 640, 1024: 0.93x..0.98x without); rows with only row padding 0.97x..1.02x
     /// and staged rows 0.96x (both left alone).
     pub(super) fn without_c2r_pairs_padding(self) -> FftRecipe {
-        let first = self.core.pass_butterflies().first().map_or(1, |&(radix, _)| radix);
         let staged_pairs = self.tuning.half_spectrum_pairs && !self.pairs_in_core_pass();
-        if !self.is_f32_c2r_direct_stockham_row() || !staged_pairs || self.tuning.pad_shift.is_none() || first.is_power_of_two() {
+        let first_not_power_of_two = self.core.first_radix().is_some_and(|r| !r.is_power_of_two());
+        if !self.is_f32_c2r_direct_stockham_row() || !staged_pairs || self.tuning.pad_shift.is_none() || !first_not_power_of_two {
             return self;
         }
         let mut r = self;

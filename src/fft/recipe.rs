@@ -306,6 +306,11 @@ impl Core {
         out
     }
 
+    /// The radix of the first pass (of `pass_butterflies`), None for a core without passes.
+    pub fn first_radix(&self) -> Option<usize> {
+        self.pass_butterflies().first().map(|&(radix, _)| radix)
+    }
+
     /// Every radix a codelet is needed for, ascending.
     pub fn codelet_radices(&self) -> Vec<usize> {
         let mut radices: Vec<usize> = self.stages().into_iter().flat_map(|s| s.radices).collect();
