@@ -32,6 +32,10 @@
 #   profile    Nsight Compute on the f32 kernel of kind $PROFILE_KIND (c2c, r2c or c2r; default
 #              c2c) of each length in $PROFILE_SIZES (default "35 2904 4093"): throughput,
 #              occupancy, bank conflicts, warp stalls
+#   survey     registers and stack (nvcc -Xptxas -v, 16 at a time) of every kernel the fft_recipes
+#              example designs for $SURVEY_ARGS (e.g. "$(seq 2 2048 | sed 's/^/f64:/')"), as CSV
+#              name,registers,stack bytes,spill store bytes: a kernel of 32 registers and a
+#              stack of kilobytes is one ptxas gave up on (see codegen's kernel_declaration)
 #   registers  registers and spills (nvcc -Xptxas -v) of the kernel sources in .gpu/src, dumped
 #              here after `stage` (which empties .gpu/) with
 #              `cargo run --release --example fft_recipes -- --source .gpu/src N...`
@@ -43,8 +47,8 @@ stage() {
     set -e
     rm -rf "$STAGE"
     mkdir -p "$STAGE/tests" "$STAGE/lib"
-    cargo build --release --bin coalesce
-    cp target/release/coalesce "$STAGE/"
+    cargo build --release --bin coalesce --example fft_recipes
+    cp target/release/coalesce target/release/examples/fft_recipes "$STAGE/"
     # Test executables, as cargo reports them.
     cargo test --release --no-run --message-format=json 2>/dev/null |
         python3 -c '
@@ -60,7 +64,7 @@ for line in sys.stdin:
         [ -f "$lib" ] && cp -L "$lib" "$STAGE/lib/libOpenCL.so.1" && break
     done
     cp scripts/gpu.sh "$STAGE/"
-    strip "$STAGE/coalesce" "$STAGE"/tests/* 2>/dev/null || true
+    strip "$STAGE/coalesce" "$STAGE/fft_recipes" "$STAGE"/tests/* 2>/dev/null || true
     du -sh "$STAGE"
     echo
     echo "Run on the GPU machine (device tool), carrying $STAGE:"
@@ -173,6 +177,19 @@ run() {
                     --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
                     "$STAGE/coalesce" bench fft --suite "$suite" --sizes "$n" 2>&1 | grep -v "^==PROF==" | tail -n 120
             done | tee -a "$OUT/profile.txt" ;;
+        survey)
+            rm -rf /tmp/survey && mkdir -p /tmp/survey
+            # shellcheck disable=SC2086
+            "$STAGE/fft_recipes" --source /tmp/survey ${SURVEY_ARGS:-} > /dev/null
+            # shellcheck disable=SC2016
+            find /tmp/survey -name '*.cu' | xargs -P 16 -I{} bash -c '
+                r=$(nvcc -w -arch=sm_90 -cubin -o "${1%.cu}.cubin" -Xptxas -v "$1" 2>&1 | tr "\n" " ")
+                rm -f "${1%.cu}.cubin"
+                num() { echo "$r" | grep -o "[0-9]* $1" | head -1 | grep -o "^[0-9]*"; }
+                echo "$(basename "$1" .cu),$(echo "$r" | grep -o "Used [0-9]* registers" | grep -o "[0-9]*"),$(num "bytes stack frame"),$(num "bytes spill stores")"
+            ' _ {} | sort > "$OUT/survey.csv"
+            echo "$(wc -l < "$OUT/survey.csv") kernels; given up on (32 registers or fewer, stack over 4 KB):"
+            awk -F, '$2 <= 32 && $3 > 4096' "$OUT/survey.csv" ;;
         registers)
             for f in "$STAGE"/src/*.cu; do
                 [ -f "$f" ] || { echo "no sources in $STAGE/src: dump them with the fft_recipes example"; break; }
@@ -180,7 +197,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft ab permute cases accuracy profile profile-permute registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft ab permute cases accuracy profile profile-permute survey registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.
@@ -192,5 +209,5 @@ run() {
 case "${1:-}" in
 stage) stage ;;
 run) shift; run "$@" ;;
-*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft ab permute accuracy profile registers]"; exit 2 ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft ab permute accuracy profile survey registers]"; exit 2 ;;
 esac

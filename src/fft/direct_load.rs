@@ -11,8 +11,12 @@ use super::recipe::{Core, FftRecipe, RealPacking};
 /// and two threads (one pass of up to 16 points, or two short ones) ran 0.96x so.
 const DIRECT_LOAD_MIN_THREADS: u32 = 3;
 
+/// Largest first radix of the f64 rows that read global memory in their first pass: rows of
+/// a larger first radix (primes 23..59) lost up to 0.71x so.
+const F64_DIRECT_LOAD_MAX_FIRST_RADIX: usize = 19;
+
 impl FftRecipe {
-    /// Staged f32 Stockham rows of DIRECT_LOAD_MIN_THREADS threads or more: the first pass
+    /// Staged Stockham rows of DIRECT_LOAD_MIN_THREADS threads or more: the first pass
     /// reads global memory, the store stays staged. Measured on an H200 (twenty-first session,
     /// docs/BENCHMARKS.md, `--suite variants` beside the pick):
     /// - C2C, every such row of N = 2..600: 1.119x over 186 lengths (65 1.20x, 287 1.62x; worst
@@ -21,23 +25,27 @@ impl FftRecipe {
     /// - R2C of even length, whose store is staged anyway (its separation pairs values i and
     ///   m-i): 1.10x..1.34x on all 20 staged rows of 84..390 points timed (180 1.34x), with
     ///   the half spectrum paired as the staged row had it.
+    /// - f64 C2C rows of a first radix up to F64_DIRECT_LOAD_MAX_FIRST_RADIX
+    ///   (twenty-second session, `--suite variants-f64 --sizes 2..2048`, then a same-run A/B):
+    ///   1.047x over those 77 lengths (first radix 17..19: 1.11x over 26, none under 0.97x; up
+    ///   to 16: 1.016x, worst 42 = 14 x 3 0.96x); the 13-smooth lengths under 0.85 of copy 8 -> 4
+    ///   (195 1.51x, 143, 154, 165 fixed; 132 0.78 -> 0.848). Larger first radices, 23..59:
+    ///   1.02x over 122 but 30 under 0.97x.
     ///
     /// C2R is left alone: its staged rows rebuild their packed spectrum in the load (a pair at
-    /// a time), and direct io there writes directly instead, 0.71x. f64 is left alone too:
-    /// `--suite variants-f64` ran it 1.138x over its 186 such rows, but 27 of them under 0.97x,
-    /// not yet sorted out.
+    /// a time), and direct io there writes directly instead, 0.71x. f64 R2C is not measured.
     pub(super) fn with_direct_load(self) -> FftRecipe {
-        let kind_measured = match self.problem.kind {
-            FftKind::C2C => true,
-            FftKind::R2C => self.packing == RealPacking::HalfLength,
-            FftKind::C2R => false,
+        let kind_measured = match (self.problem.kind, self.problem.precision) {
+            (FftKind::C2C, Precision::F32) => true,
+            (FftKind::C2C, Precision::F64) => self.core.first_radix().is_some_and(|r| r <= F64_DIRECT_LOAD_MAX_FIRST_RADIX),
+            (FftKind::R2C, Precision::F32) => self.packing == RealPacking::HalfLength,
+            (FftKind::R2C, Precision::F64) | (FftKind::C2R, _) => false,
         };
         let applies = kind_measured
             && !self.tuning.direct_io
             && self.tuning.threads_per_transform >= DIRECT_LOAD_MIN_THREADS
             && matches!(self.core, Core::Stockham { .. })
-            && self.io.is_none()
-            && self.problem.precision == Precision::F32;
+            && self.io.is_none();
         if !applies {
             return self;
         }
@@ -67,9 +75,17 @@ mod tests {
         // R2C 180 (m = 90 = 15 x 6): direct, its store staged as before and not paired.
         let r = design(FftProblem::r2c(180, 1000));
         assert!(r.tuning.direct_io && !r.tuning.staged_store && !r.tuning.half_spectrum_pairs, "{}", r.kernel_name());
-        // C2R and f64 keep their staged rows.
+        // C2R keeps its staged rows.
         assert!(!design(FftProblem::c2r(180, 1000)).tuning.direct_io);
-        assert!(!design(FftProblem::c2c(65, 1000).precision(crate::fft::Precision::F64)).tuning.direct_io);
+        // f64 C2C reads directly up to a first radix of 19 (195 = 15 x 13, 255 = 17 x 15), not
+        // above (87 = 29 x 3); f64 R2C stays staged.
+        let f64_design = |p: FftProblem| design(p.precision(crate::fft::Precision::F64));
+        for n in [195, 255] {
+            let r = f64_design(FftProblem::c2c(n, 1000));
+            assert!(r.tuning.direct_io && r.tuning.staged_store, "{}", r.kernel_name());
+        }
+        assert!(!f64_design(FftProblem::c2c(87, 1000)).tuning.direct_io);
+        assert!(!f64_design(FftProblem::r2c(180, 1000)).tuning.direct_io);
         // Rows of 16 threads or more were direct already: the store stays direct.
         let r = design(FftProblem::c2c(4096, 100));
         assert!(r.tuning.direct_io && !r.tuning.staged_store);

@@ -10,6 +10,9 @@ pub const PRELUDE: &str = r#"/* ---- coalesce prelude: one dialect for NVRTC (CU
 #define KERNEL_BLOCK(threads) extern "C" __global__ __launch_bounds__(threads)
 /* ... and at least `blocks` blocks resident per multiprocessor: caps registers per thread */
 #define KERNEL_BLOCKS(threads, blocks) extern "C" __global__ __launch_bounds__(threads, blocks)
+/* ... declared without __launch_bounds__ (blocks of at most 256 threads, where 255 registers
+   a thread still fit): see fft/codegen's kernel_declaration */
+#define KERNEL_BLOCK_UNBOUNDED(threads) extern "C" __global__
 #define GLOBAL
 #define LOCAL __shared__
 #define RESTRICT __restrict__
@@ -56,6 +59,7 @@ typedef double2 c64;
 #define KERNEL __kernel
 #define KERNEL_BLOCK(threads) __kernel __attribute__((reqd_work_group_size(threads, 1, 1)))
 #define KERNEL_BLOCKS(threads, blocks) KERNEL_BLOCK(threads)
+#define KERNEL_BLOCK_UNBOUNDED(threads) KERNEL_BLOCK(threads)
 #define GLOBAL __global
 #define LOCAL __local
 #define RESTRICT restrict

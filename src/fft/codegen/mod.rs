@@ -141,6 +141,41 @@ pub fn fft_source(recipe: &FftRecipe) -> KernelSource {
     KernelSource { name: name.clone(), entry_points: vec![name], body }
 }
 
+/// The kernel's qualifier: its block size and, for CUDA, its launch bounds.
+///
+/// A minimum of 1 block resident is not the same as none: NVRTC then spends more registers,
+/// and small transforms ran up to 30% slower on an H200; so only minimums above 1 are named.
+/// Kernels whose largest codelet holds more values than the registers can (`spills_anyway`)
+/// are declared without `__launch_bounds__` where their block is small enough that 255
+/// registers a thread still launch: under the bound, ptxas (CUDA 13.0) sometimes gave such
+/// a kernel 32 registers and a 14 KB stack (f64 rows of radix 59 and 61: 10 of the 2047
+/// lengths 2..2048 ran 10-20x slower than cuFFT), where without it every one got 255 registers
+/// and the 1-2 KB stack the others have (docs/BENCHMARKS.md, twenty-second session).
+pub(super) fn kernel_declaration(r: &FftRecipe) -> String {
+    let threads = r.threads_per_block();
+    match r.tuning.launch_minimum() {
+        Some(m) => format!("KERNEL_BLOCKS({threads}, {m})"),
+        None if spills_anyway(r) && threads <= UNBOUNDED_MAX_THREADS => format!("KERNEL_BLOCK_UNBOUNDED({threads})"),
+        None => format!("KERNEL_BLOCK({threads})"),
+    }
+}
+
+/// Whether the values of the recipe's largest codelet alone take more than three quarters of
+/// a thread's 255 registers (f64 radices of 48 and more; no f32 codelet is that large).
+fn spills_anyway(r: &FftRecipe) -> bool {
+    let words_per_value = match r.problem.precision {
+        Precision::F32 => 2,
+        Precision::F64 => 4,
+    };
+    let largest = r.core.codelet_radices().last().copied().unwrap_or(1);
+    // largest x words_per_value registers > 3/4 of 255, in integers.
+    4 * largest * words_per_value > 3 * 255
+}
+
+/// Largest block declared without launch bounds: 255 registers x 256 threads fit the 64K a
+/// multiprocessor has, so such a kernel launches whatever ptxas gives it.
+const UNBOUNDED_MAX_THREADS: u32 = 256;
+
 struct KernelWriter<'a> {
     r: &'a FftRecipe,
     lit: Literal,
@@ -245,21 +280,15 @@ impl<'a> KernelWriter<'a> {
         let r = self.r;
         let p = &r.problem;
         let t = &r.tuning;
-        let threads = r.threads_per_block();
         let (input, output) = match p.kind {
             FftKind::C2C => ("cplx", "cplx"),
             FftKind::R2C => ("real", "cplx"),
             FftKind::C2R => ("cplx", "real"),
         };
-        // A minimum of 1 block is not the same as none: NVRTC then spends more registers, and
-        // small transforms ran up to 30% slower on an H200.
-        let launch_bounds = match t.launch_minimum() {
-            None => format!("KERNEL_BLOCK({threads})"),
-            Some(m) => format!("KERNEL_BLOCKS({threads}, {m})"),
-        };
         self.w.open(format!(
-            "{launch_bounds} void {}(const GLOBAL {input}* in, GLOBAL {output}* out, \
+            "{} void {}(const GLOBAL {input}* in, GLOBAL {output}* out, \
              const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
+            kernel_declaration(r),
             r.kernel_name()
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
@@ -399,7 +428,7 @@ DEVICE_FN cplx cmul_neg_i(cplx a) { return MAKE_CPLX(a.y, -a.x); }
 #[cfg(test)]
 mod tests {
     use super::fft_source;
-    use crate::fft::{DeviceLimits, FftProblem, FftRecipe};
+    use crate::fft::{DeviceLimits, FftProblem, FftRecipe, Precision};
 
     const H200: DeviceLimits = DeviceLimits::H200;
 
@@ -413,6 +442,28 @@ mod tests {
         assert!(!body.contains("KERNEL_BLOCKS("));
         recipe.tuning.min_blocks_per_sm = 2;
         assert!(fft_source(&recipe).body.contains(&format!("KERNEL_BLOCKS({threads}, 2) void")));
+    }
+
+    #[test]
+    fn kernels_whose_largest_codelet_spills_anyway_are_declared_without_launch_bounds() {
+        let f64_source = |n: usize| {
+            let recipe = FftRecipe::design(FftProblem::c2c(n, 1000).precision(Precision::F64), H200).unwrap();
+            (recipe.threads_per_block(), fft_source(&recipe).body)
+        };
+        // f64 61 and 53 (radix 61, 53: 244 and 212 registers of values): no bounds.
+        for n in [61, 183, 53] {
+            let (threads, body) = f64_source(n);
+            assert!(body.contains(&format!("KERNEL_BLOCK_UNBOUNDED({threads}) void")), "{n}: {body}");
+        }
+        // f64 47 (188 registers) and f32 61 keep theirs.
+        let (threads, body) = f64_source(47);
+        assert!(body.contains(&format!("KERNEL_BLOCK({threads}) void")));
+        let recipe = FftRecipe::design(FftProblem::c2c(61, 1000), H200).unwrap();
+        assert!(fft_source(&recipe).body.contains(&format!("KERNEL_BLOCK({}) void", recipe.threads_per_block())));
+        // Above 256 threads a block the bound stays: 255 registers a thread would not launch.
+        let mut recipe = FftRecipe::design(FftProblem::c2c(61, 1000).precision(Precision::F64), H200).unwrap();
+        recipe.tuning.transforms_per_block = 300;
+        assert!(fft_source(&recipe).body.contains("KERNEL_BLOCK(300) void"));
     }
 
     #[test]

@@ -43,8 +43,8 @@ impl KernelWriter<'_> {
         let tpb = r.tuning.transforms_per_block;
         let (in_type, out_type) = (element_type(&io.input_values), element_type(&io.output_values));
         self.w.open(format!(
-            "KERNEL_BLOCK({}) void {}(const GLOBAL {in_type}* in, GLOBAL {out_type}* out, const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
-            r.threads_per_block(),
+            "{} void {}(const GLOBAL {in_type}* in, GLOBAL {out_type}* out, const GLOBAL cplx* RESTRICT tables, u64 batch, real sign, real scale)",
+            super::kernel_declaration(r),
             r.kernel_name()
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
