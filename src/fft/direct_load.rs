@@ -11,6 +11,12 @@ use super::recipe::{Core, FftRecipe, RealPacking};
 /// and two threads (one pass of up to 16 points, or two short ones) ran 0.96x so.
 const DIRECT_LOAD_MIN_THREADS: u32 = 3;
 
+/// Threads a row from which f32 rows that read directly and store staged drop the padding of
+/// their rows in shared memory: 1.099x over the 30 such rows of N = 2..920 that had it, none
+/// under 0.985x (`--suite variants --variants 'no padding'`, twenty-second session); rows of 3..6
+/// threads 0.81x..1.2x (32 = 8 x 4 0.81x, 65 0.90x). f64's: 1.018x, left padded.
+const UNPADDED_DIRECT_LOAD_MIN_THREADS: u32 = 7;
+
 /// Largest first radix of the f64 rows that read global memory in their first pass: rows of
 /// a larger first radix (primes 23..59) lost up to 0.71x so.
 const F64_DIRECT_LOAD_MAX_FIRST_RADIX: usize = 19;
@@ -31,6 +37,9 @@ impl FftRecipe {
     ///   to 16: 1.016x, worst 42 = 14 x 3 0.96x); the 13-smooth lengths under 0.85 of copy 8 -> 4
     ///   (195 1.51x, 143, 154, 165 fixed; 132 0.78 -> 0.848). Larger first radices, 23..59:
     ///   1.02x over 122 but 30 under 0.97x.
+    ///
+    /// f32 C2C rows of UNPADDED_DIRECT_LOAD_MIN_THREADS threads or more also drop the padding of
+    /// their rows in shared memory (1.100x over the 30 it changes, same-run A/B).
     ///
     /// C2R is left alone: its staged rows rebuild their packed spectrum in the load (a pair at
     /// a time), and direct io there writes directly instead, 0.71x. f64 R2C is not measured.
@@ -53,6 +62,9 @@ impl FftRecipe {
         r.tuning.direct_io = true;
         // R2C's store is staged regardless: there the flag would change nothing.
         r.tuning.staged_store = r.can_stage_store();
+        if r.tuning.staged_store && r.problem.precision == Precision::F32 && r.tuning.threads_per_transform >= UNPADDED_DIRECT_LOAD_MIN_THREADS {
+            (r.tuning.pad_shift, r.tuning.row_pad) = (None, 0);
+        }
         r
     }
 }
@@ -69,6 +81,10 @@ mod tests {
         // C2C 65 = 13 x 5 (5 threads): the first pass reads global memory, the store is staged.
         let r = design(FftProblem::c2c(65, 1000));
         assert!(r.tuning.direct_io && r.tuning.staged_store && r.tuning.threads_per_transform == 5, "{}", r.kernel_name());
+        // 165 = 15 x 11 (11 threads) drops its padding; 65 (5 threads) keeps it.
+        let r = design(FftProblem::c2c(165, 1000));
+        assert!(r.tuning.staged_store && r.tuning.pad_shift.is_none() && r.tuning.row_pad == 0, "{}", r.kernel_name());
+        assert!(design(FftProblem::c2c(65, 1000)).tuning.pad_shift.is_some());
         // Two threads (N = 20 = 10 x 2) and one pass stay staged.
         assert!(!design(FftProblem::c2c(20, 1000)).tuning.direct_io);
         assert!(!design(FftProblem::c2c(16, 1000)).tuning.direct_io);
