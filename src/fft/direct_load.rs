@@ -63,7 +63,7 @@ impl FftRecipe {
         // R2C's store is staged regardless: there the flag would change nothing.
         r.tuning.staged_store = r.can_stage_store();
         if r.tuning.staged_store && r.problem.precision == Precision::F32 && r.tuning.threads_per_transform >= UNPADDED_DIRECT_LOAD_MIN_THREADS {
-            (r.tuning.pad_shift, r.tuning.row_pad) = (None, 0);
+            r.tuning.drop_padding();
         }
         r
     }

@@ -146,7 +146,7 @@ impl FftRecipe {
             return self;
         }
         let mut r = self;
-        (r.tuning.pad_shift, r.tuning.row_pad) = (None, 0);
+        r.tuning.drop_padding();
         r
     }
 

@@ -436,6 +436,12 @@ impl FftTuning {
     pub fn launch_minimum(&self) -> Option<u32> {
         (self.min_blocks_per_sm > 1).then_some(self.min_blocks_per_sm)
     }
+
+    /// Rows in shared memory without padding, neither inside a row (`pad_shift`) nor between
+    /// rows (`row_pad`).
+    pub fn drop_padding(&mut self) {
+        (self.pad_shift, self.row_pad) = (None, 0);
+    }
 }
 
 /// What the device allows, as far as FFT planning cares.

@@ -315,8 +315,7 @@ impl FftRecipe {
         t.threads_per_transform = t.threads_per_transform.min((limits.max_threads / rows).max(1));
         t.direct_io = false;
         t.staged_store = false;
-        t.pad_shift = None;
-        t.row_pad = 0;
+        t.drop_padding();
         t.min_blocks_per_sm = 1;
         // In place: ping-pong was measured on contiguous rows only, and strided blocks hold
         // many rows already.

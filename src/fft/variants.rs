@@ -121,7 +121,7 @@ impl FftRecipe {
             if !t.half_spectrum_pairs && (t.pad_shift.is_some() || t.row_pad > 0) {
                 offer("half spectrum pairs unpadded".into(), with(&|r| {
                     r.tuning.half_spectrum_pairs = true;
-                    (r.tuning.pad_shift, r.tuning.row_pad) = (None, 0);
+                    r.tuning.drop_padding();
                 }));
             }
             // Direct rows: the pairs in the core's own pass (mirror pairs), or staged.
@@ -133,10 +133,7 @@ impl FftRecipe {
                 }));
             }
         }
-        offer("no padding".into(), with(&|r| {
-            r.tuning.pad_shift = None;
-            r.tuning.row_pad = 0;
-        }));
+        offer("no padding".into(), with(&|r| r.tuning.drop_padding()));
         for blocks in [1, 2, 3] {
             offer(format!("min {blocks} blocks/SM"), with(&|r| r.tuning.min_blocks_per_sm = blocks));
         }
