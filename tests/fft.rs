@@ -118,6 +118,33 @@ fn long_codelet_rows_every_kind() {
     }
 }
 
+/// Direct f32 C2C rows whose last pass writes shared memory and a coalesced copy stores the
+/// block (src/fft/direct_load.rs, `with_staged_store`), and rows of 54..63 threads one to a
+/// block (src/fft/rows_per_block.rs): every such length up to 4096 in the GPU suite, a sample
+/// in CI and under the sanitizer; batches that leave the last block part full, in place too.
+#[test]
+fn staged_store_and_lone_rows() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let staged_store = |p: &FftProblem| FftRecipe::design(*p, lim).is_ok_and(|r| r.tuning.direct_io && r.tuning.staged_store && r.tuning.threads_per_transform >= 16);
+        let lone = |p: &FftProblem| FftRecipe::design(*p, lim).is_ok_and(|r| r.tuning.transforms_per_block == 1 && (54..=63).contains(&r.tuning.threads_per_transform));
+        let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (2..=4096).collect() } else { vec![368, 464, 703, 1007, 1534, 1740, 1922] };
+        let (mut staged, mut alone): (Vec<FftProblem>, Vec<FftProblem>) = (Vec::new(), Vec::new());
+        for n in lengths {
+            let p = FftProblem::c2c(n, 9);
+            if staged_store(&p) {
+                staged.push(p);
+            } else if lone(&p) {
+                alone.push(p);
+            }
+        }
+        assert!(staged.len() >= 4 && alone.len() >= 2, "the sample lost its rules: {staged:?} {alone:?}");
+        let mut problems: Vec<FftProblem> = staged.into_iter().chain(alone).collect();
+        problems.extend([FftProblem::c2c(368, 9).in_place(), FftProblem::c2c(1740, 2).in_place()]);
+        check_all::<f32>(&device, &problems, "staged store and lone rows");
+    }
+}
+
 /// Direct rows of even real length whose core's own pass reads (C2R: its first) or writes
 /// (R2C: its last) the half spectrum a mirror pair of butterflies per thread
 /// (src/fft/codegen/mirror.rs; forced, as the planner takes it for R2C only where it measured

@@ -1,8 +1,10 @@
-//! Short rows, of fewer than DIRECT_IO_MIN_THREADS threads, which the planner stages through
-//! shared memory both ways: a coalesced copy in, passes in shared memory, a coalesced copy
-//! out. Their last pass writes runs of a few values a row, which is why the copy out pays;
-//! their first pass may read global memory all the same (`FftTuning::direct_io` with
-//! `staged_store`), sparing the copy in and its barrier.
+//! Which of a Stockham row's global accesses go through shared memory. Short rows, of fewer
+//! than DIRECT_IO_MIN_THREADS threads, the planner stages both ways: a coalesced copy in,
+//! passes in shared memory, a coalesced copy out. Their last pass writes runs of a few values
+//! a row, which is why the copy out pays; their first pass may read global memory all the same
+//! (`FftTuning::direct_io` with `staged_store`), sparing the copy in and its barrier.
+//! Longer rows read and write global memory in their passes; those whose last pass writes
+//! many short runs stage their store (`with_staged_store`).
 
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking};
@@ -20,6 +22,18 @@ const UNPADDED_DIRECT_LOAD_MIN_THREADS: u32 = 7;
 /// Largest first radix of the f64 rows that read global memory in their first pass: rows of
 /// a larger first radix (primes 23..59) lost up to 0.71x so.
 const F64_DIRECT_LOAD_MAX_FIRST_RADIX: usize = 19;
+
+/// Threads a row below which direct f32 C2C rows whose last pass is of radix
+/// STAGED_STORE_MIN_LAST_RADIX or more stage their store.
+const STAGED_STORE_MAX_THREADS: u32 = 32;
+
+/// Smallest last radix of the direct rows that stage their store (with fewer than
+/// STAGED_STORE_MAX_THREADS threads, these are rows of two passes of 16 points or more).
+const STAGED_STORE_MIN_LAST_RADIX: usize = 16;
+
+/// Fewest rows a block of the direct rows that stage their store: blocks of 1..3 rows (rows of
+/// 59- and 61-point codelets) ran 0.98x so, 5 of 14 under 0.97x.
+const STAGED_STORE_MIN_ROWS: u32 = 4;
 
 impl FftRecipe {
     /// Staged Stockham rows of DIRECT_LOAD_MIN_THREADS threads or more: the first pass
@@ -67,6 +81,43 @@ impl FftRecipe {
         }
         r
     }
+
+    /// f32 C2C direct rows of fewer than STAGED_STORE_MAX_THREADS threads whose last pass is of
+    /// radix STAGED_STORE_MIN_LAST_RADIX or more and has more butterflies than the row has
+    /// threads (two passes, the larger radix first, such as 368 = 23 x 16 or 1007 = 53 x 19),
+    /// in blocks of STAGED_STORE_MIN_ROWS rows or more: the last pass writes shared memory and
+    /// a coalesced copy stores the block's rows, without the rows' padding. Their direct
+    /// writes ran `threads` values (under 256 bytes) 16 or more times a butterfly, and again
+    /// for the rest of the butterflies in shorter runs still.
+    ///
+    /// Measured on an H200 (twenty-third session, docs/BENCHMARKS.md): `--suite variants
+    /// --variants 'staged store,staged store unpadded'` over the 638 direct rows of 16..63
+    /// threads in 2..4096 (rows of 32..63 threads 0.97x, of a last radix under 16 1.02x),
+    /// then a same-run A/B over the 141 rows of this shape with any number of last-pass
+    /// rounds: 1.062x; those whose last pass takes one round (such as 961 = 31 x 31) 1.009x,
+    /// 6 of 25 under 0.97x, so not planned. The 116 planned, in a same-run A/B of the final
+    /// rule: 1.077x (368 1.42x; 8 under 0.97x, the worst 962 = 37 x 26 and 703 = 37 x 19 0.86x).
+    pub(super) fn with_staged_store(self) -> FftRecipe {
+        let t = self.tuning;
+        let last_pass = self.core.pass_butterflies().last().copied();
+        let applies = self.problem.kind == FftKind::C2C
+            && self.problem.precision == Precision::F32
+            && t.direct_io
+            && !t.staged_store
+            && t.threads_per_transform < STAGED_STORE_MAX_THREADS
+            && t.transforms_per_block >= STAGED_STORE_MIN_ROWS
+            && last_pass.is_some_and(|(radix, butterflies)| radix >= STAGED_STORE_MIN_LAST_RADIX && butterflies > t.threads_per_transform as usize)
+            && matches!(self.core, Core::Stockham { .. })
+            && self.io.is_none()
+            && self.can_stage_store();
+        if !applies {
+            return self;
+        }
+        let mut r = self;
+        r.tuning.staged_store = true;
+        r.tuning.drop_padding();
+        r
+    }
 }
 
 #[cfg(test)]
@@ -105,5 +156,25 @@ mod tests {
         // Rows of 16 threads or more were direct already: the store stays direct.
         let r = design(FftProblem::c2c(4096, 100));
         assert!(r.tuning.direct_io && !r.tuning.staged_store);
+    }
+
+    #[test]
+    fn direct_rows_of_two_long_passes_and_few_threads_stage_their_store() {
+        let design = |p: FftProblem| FftRecipe::design(p, H200).unwrap();
+        // 368 = 23 x 16 (16 threads, 8 rows) and 1007 = 53 x 19: staged store, unpadded.
+        for n in [368, 1007] {
+            let r = design(FftProblem::c2c(n, 1000));
+            assert!(r.tuning.direct_io && r.tuning.staged_store, "{}", r.kernel_name());
+            assert!(r.tuning.pad_shift.is_none() && r.tuning.row_pad == 0, "{}", r.kernel_name());
+        }
+        // A last pass of one round (961 = 31 x 31, 256 = 16 x 16), a last radix under 16
+        // (306 = 17 x 9 x 2), 32 threads or more (1184 = 37 x 32), fewer than 4 rows a block
+        // (1769 = 61 x 29): the store stays direct; f64 and R2C too.
+        for n in [961, 256, 306, 1184, 1769] {
+            let r = design(FftProblem::c2c(n, 1000));
+            assert!(r.tuning.direct_io && !r.tuning.staged_store, "{}", r.kernel_name());
+        }
+        assert!(!design(FftProblem::c2c(368, 1000).precision(crate::fft::Precision::F64)).tuning.staged_store);
+        assert!(!design(FftProblem::r2c(736, 1000)).tuning.staged_store);
     }
 }

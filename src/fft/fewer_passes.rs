@@ -10,7 +10,7 @@
 
 use super::factor::{is_prime, pack_fewest_passes, pack_radices_capped, LARGEST_COMPOSITE_CODELET};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, MAX_PRIME_RADIX};
-use super::problem::Precision;
+use super::problem::{FftKind, Precision};
 
 /// Threads a row must keep when its widest pass is a composite codelet above 16 points.
 const COMPOSITE_WIDEST_MIN_THREADS: u32 = 96;
@@ -56,7 +56,11 @@ impl FftRecipe {
     /// This Stockham recipe, or one of the same problem whose row takes fewer passes with
     /// composite codelets of up to 32 points, where the row keeps at least
     /// [`COMPOSITE_WIDEST_MIN_THREADS`] threads (or [`PRIME_WIDEST_MIN_THREADS`] when its
-    /// widest pass is a prime codelet): the fewest passes, then the least issued work.
+    /// widest pass is a prime codelet), or, f32 C2C, as many threads as the pick: the fewest
+    /// passes, then the least issued work. That last clause (twenty-third session, same-run
+    /// A/B on an H200 over the 15 lengths it changes, such as 870 = 29 x 15 x 2 as 30 x 29 and
+    /// 552 = 23 x 12 x 2 as 24 x 23): 1.13x, none slower (870 1.37x, 598 1.28x); unmeasured
+    /// for the other kinds (a C2R sample, 576, lost 0.84x).
     /// Half-length cores of R2C and C2R up to [`HALF_LENGTH_MAX_CORE`] points, f32. f64 (whose
     /// codelets hold twice the registers) only for complex rows whose widest pass is composite,
     /// the kind measured (thirteenth session: 1936 as 16 x 11 x 11 1.30x, 1452, 1782, 1815
@@ -67,6 +71,7 @@ impl FftRecipe {
         if (f64 && self.packing != RealPacking::Complex) || (self.packing == RealPacking::HalfLength && len > HALF_LENGTH_MAX_CORE) {
             return self;
         }
+        let c2c_f32 = self.problem.kind == FftKind::C2C && !f64;
         let mut best: Option<FftRecipe> = None;
         for radices in packings_with_long_codelets(len).into_iter().filter(|r| r.len() < picked.len()) {
             let widest = radices.iter().copied().max().unwrap_or(1);
@@ -75,7 +80,10 @@ impl FftRecipe {
             }
             let min_threads = if is_prime(widest) { PRIME_WIDEST_MIN_THREADS } else { COMPOSITE_WIDEST_MIN_THREADS };
             let Ok(candidate) = FftRecipe::design_around(self.problem, Core::Stockham { len, radices }, limits) else { continue };
-            if candidate.tuning.threads_per_transform < min_threads {
+            // f32 C2C rows also where they keep the pick's threads (870 = 29 x 15 x 2 as 30 x 29,
+            // both 30 threads).
+            let keeps_threads = c2c_f32 && candidate.tuning.threads_per_transform >= self.tuning.threads_per_transform;
+            if candidate.tuning.threads_per_transform < min_threads && !keeps_threads {
                 continue;
             }
             let rank = |r: &FftRecipe| (r.core.passes(), r.issued_work());
@@ -111,5 +119,9 @@ mod tests {
         };
         assert_eq!(f64_radices(1936), [16, 11, 11]);
         assert_eq!(f64_radices(754).len(), 3);
+        // f32 C2C rows that keep their threads in two passes: 870 = 29 x 15 x 2 (30 threads)
+        // as 30 x 29; f64 keeps three passes.
+        assert_eq!(radices(870), [30, 29]);
+        assert_eq!(f64_radices(870).len(), 3);
     }
 }

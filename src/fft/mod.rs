@@ -60,6 +60,7 @@ mod half_spectrum;
 mod plan;
 mod problem;
 mod recipe;
+mod rows_per_block;
 pub mod strided;
 pub mod reference;
 pub mod tables;

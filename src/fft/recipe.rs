@@ -569,6 +569,10 @@ impl FftRecipe {
         if model == StockhamModel::CONTIGUOUS_ROWS {
             // Short staged rows: the first pass reads global memory all the same (direct_load.rs).
             recipe = recipe.with_direct_load();
+            // Direct rows of two long passes and few threads: their store staged (direct_load.rs).
+            recipe = recipe.with_staged_store();
+            // Rows of 54..63 threads one to a block, not three (rows_per_block.rs).
+            recipe = recipe.with_lone_rows();
             // C2R rows pairing in a staged load: without the passes' padding (half_spectrum.rs).
             recipe = recipe.without_c2r_pairs_padding();
         }

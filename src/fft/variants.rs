@@ -101,6 +101,13 @@ impl FftRecipe {
         } else {
             let direct_load = with(&|r| (r.tuning.direct_io, r.tuning.staged_store) = (true, true));
             if direct_load.can_stage_store() {
+                // Padded rows also without their padding (two choices at once: the staged
+                // copy out reads rows the passes wrote, so both meet the same layout).
+                if t.pad_shift.is_some() || t.row_pad > 0 {
+                    let mut unpadded = direct_load.clone();
+                    unpadded.tuning.drop_padding();
+                    offer(if t.direct_io { "staged store unpadded" } else { "direct load unpadded" }.into(), unpadded);
+                }
                 offer(if t.direct_io { "staged store" } else { "direct load" }.into(), direct_load);
             }
         }
