@@ -100,15 +100,11 @@ impl FftRecipe {
     pub(super) fn with_staged_store(self) -> FftRecipe {
         let t = self.tuning;
         let last_pass = self.core.pass_butterflies().last().copied();
-        let applies = self.problem.kind == FftKind::C2C
-            && self.problem.precision == Precision::F32
-            && t.direct_io
+        let applies = self.is_direct_stockham_row(FftKind::C2C, Precision::F32)
             && !t.staged_store
             && t.threads_per_transform < STAGED_STORE_MAX_THREADS
             && t.transforms_per_block >= STAGED_STORE_MIN_ROWS
             && last_pass.is_some_and(|(radix, butterflies)| radix >= STAGED_STORE_MIN_LAST_RADIX && butterflies > t.threads_per_transform as usize)
-            && matches!(self.core, Core::Stockham { .. })
-            && self.io.is_none()
             && self.can_stage_store();
         if !applies {
             return self;

@@ -66,12 +66,7 @@ impl FftRecipe {
     /// Whether this is an f32 C2R of even length on contiguous direct Stockham rows: the rows
     /// both C2R rules here were measured on.
     fn is_f32_c2r_direct_stockham_row(&self) -> bool {
-        self.problem.kind == FftKind::C2R
-            && self.packing == RealPacking::HalfLength
-            && self.tuning.direct_io
-            && self.io.is_none()
-            && matches!(self.core, Core::Stockham { .. })
-            && self.problem.precision == Precision::F32
+        self.is_direct_stockham_row(FftKind::C2R, Precision::F32) && self.packing == RealPacking::HalfLength
     }
 
     /// Whether direct rows should pair their half spectrum in the core's own pass (mirror

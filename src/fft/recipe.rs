@@ -1032,6 +1032,17 @@ impl FftRecipe {
         format!("{} | batch {}, {} blocks", self.describe_kernel(), self.problem.batch, self.blocks())
     }
 
+    /// Whether this is a `kind` row in `precision` on direct Stockham rows of its own (no
+    /// strided or multi-pass io): the rows the planner's measured rules on direct rows were
+    /// fitted on (direct_load.rs, rows_per_block.rs, half_spectrum.rs).
+    pub(super) fn is_direct_stockham_row(&self, kind: FftKind, precision: Precision) -> bool {
+        self.problem.kind == kind
+            && self.problem.precision == precision
+            && self.tuning.direct_io
+            && self.io.is_none()
+            && matches!(self.core, Core::Stockham { .. })
+    }
+
     /// Whether `staged_store` changes the kernel: direct_io Stockham rows (not a strided
     /// pass's) whose first pass reads global memory and whose last pass writes it element by
     /// element. R2C of even length stores through shared memory anyway (or in mirror pairs);

@@ -2,7 +2,7 @@
 //! threads, recipe.rs) was measured to lose.
 
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, FftRecipe};
+use super::recipe::FftRecipe;
 
 /// Threads a row for which f32 C2C rows go one to a block, where blocks of at least 128
 /// threads would hold three of them (162..189 threads, six warps). Rows of 48..52 threads in
@@ -19,13 +19,9 @@ impl FftRecipe {
     /// lost alone (0.97x) and under a minimum of blocks per multiprocessor (0.94x..0.99x).
     pub(super) fn with_lone_rows(self) -> FftRecipe {
         let t = self.tuning;
-        let applies = self.problem.kind == FftKind::C2C
-            && self.problem.precision == Precision::F32
-            && t.direct_io
+        let applies = self.is_direct_stockham_row(FftKind::C2C, Precision::F32)
             && LONE_ROW_THREADS.contains(&t.threads_per_transform)
-            && t.transforms_per_block == 3
-            && matches!(self.core, Core::Stockham { .. })
-            && self.io.is_none();
+            && t.transforms_per_block == 3;
         if !applies {
             return self;
         }

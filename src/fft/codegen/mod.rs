@@ -163,10 +163,7 @@ pub(super) fn kernel_declaration(r: &FftRecipe) -> String {
 /// Whether the values of the recipe's largest codelet alone take more than three quarters of
 /// a thread's 255 registers (f64 radices of 48 and more; no f32 codelet is that large).
 fn spills_anyway(r: &FftRecipe) -> bool {
-    let words_per_value = match r.problem.precision {
-        Precision::F32 => 2,
-        Precision::F64 => 4,
-    };
+    let words_per_value = super::recipe::complex_bytes(r.problem.precision) as usize / 4;
     let largest = r.core.codelet_radices().last().copied().unwrap_or(1);
     // largest x words_per_value registers > 3/4 of 255, in integers.
     4 * largest * words_per_value > 3 * 255
