@@ -48,6 +48,7 @@ macro_rules! direction_wrappers {
 }
 
 mod cluster;
+mod bluestein_tuning;
 mod codegen;
 mod codelet;
 mod direct_load;

@@ -99,6 +99,21 @@ impl Stage {
 }
 
 impl Core {
+    /// Whether a Bluestein core with blocks of `threads_per_block` threads runs faster under
+    /// the two-block launch bound (see BLUESTEIN_REGISTER_FLOOR). In f32, only where the
+    /// bound leaves exactly the floor (256-thread blocks) and for power-of-two convolutions
+    /// over the whole row (2048 points with 128 threads 1.02x with it, 4096 with 256 1.20x):
+    /// smaller blocks of other convolutions ran faster without it (C2C 1.08x over 249
+    /// lengths of 128..252 threads, worst 0.96x; R2C and C2R 1.09x over 414 each). In f64
+    /// always: without it the same 249 C2C lengths ran 0.92x. (Twenty-fourth session,
+    /// docs/BENCHMARKS.md.)
+    pub(crate) fn bluestein_two_block_bound_pays(&self, threads_per_block: u32, precision: Precision) -> bool {
+        let Core::Bluestein { len, factor, conv_len, .. } = self else { return false };
+        precision == Precision::F64
+            || threads_per_block == 65536 / (2 * BLUESTEIN_REGISTER_FLOOR)
+            || (factor == len && conv_len.is_power_of_two())
+    }
+
     /// The core for a transform of length `len`: Stockham when every prime factor has a
     /// codelet, else Rader or Bluestein (see the rules below); radices by [`pack_radices`]
     /// (Bluestein's power-of-two-leaning convolutions by products up to 16, which measured
@@ -404,7 +419,8 @@ pub struct FftTuning {
     /// Blocks that must fit on one multiprocessor at once (CUDA's `__launch_bounds__`
     /// minimum; OpenCL ignores it): caps registers at 64K / (blocks x threads per block).
     /// The planner asks for 2 only for Bluestein kernels that keep at least
-    /// BLUESTEIN_REGISTER_FLOOR registers by it; elsewhere a minimum made NVRTC spend more
+    /// BLUESTEIN_REGISTER_FLOOR registers by it, where it was measured to pay
+    /// (`Core::bluestein_two_block_bound_pays`); elsewhere a minimum made NVRTC spend more
     /// registers or spill (docs/BENCHMARKS.md). A measuring autotuner should choose it per kernel.
     pub min_blocks_per_sm: u32,
     /// Two shared buffers, each pass reading one and writing the other: no barrier between a
@@ -550,7 +566,8 @@ impl FftRecipe {
     /// ([`FftRecipe::issued_work`]). Between the two, the one with less work was the faster
     /// at 40 of 54 sampled lengths on an H200 (seventh session's variants), and picking by it
     /// came within 2% of the faster of the two (geometric mean), where always on the factor
-    /// came within 7%, always whole 11%.
+    /// came within 7%, always whole 11%. Then Bluestein's measured exceptions
+    /// (bluestein_tuning.rs).
     pub(crate) fn design_core(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, limits: DeviceLimits) -> Result<Self> {
         let len = Self::core_len(&problem);
         let mut recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
@@ -578,10 +595,17 @@ impl FftRecipe {
         }
         let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
         let whole = Core::bluestein(len, len, whole_row_bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
-        match whole.map(|core| Self::design_around(problem, core, limits)) {
-            Some(Ok(w)) if factor < len && w.issued_work() < recipe.issued_work() => Ok(w),
-            _ => Ok(recipe),
+        let pick = match whole.map(|core| Self::design_around(problem, core, limits)) {
+            Some(Ok(w)) if factor < len && w.issued_work() < recipe.issued_work() => w,
+            _ => recipe,
+        };
+        // Bluestein's measured exceptions (bluestein_tuning.rs): on a factor, odd numbers of
+        // lines unpadded; unless radices are capped, some whole-row convolutions in longer codelets.
+        let pick = pick.with_unpadded_odd_lines();
+        if radix_cap.is_some() || model != StockhamModel::CONTIGUOUS_ROWS {
+            return Ok(pick);
         }
+        Ok(pick.with_long_codelet_convolution(limits))
     }
 
     /// Several trailing axes of a row-major complex array in one launch: each of `batch` rows
@@ -778,6 +802,7 @@ impl FftRecipe {
             && core.region() >= 2048
             && threads_per_transform >= one_butterfly_each
             && 65536 / (2 * recipe.threads_per_block()) >= BLUESTEIN_REGISTER_FLOOR
+            && core.bluestein_two_block_bound_pays(recipe.threads_per_block(), problem.precision)
         {
             recipe.tuning.min_blocks_per_sm = 2;
         }
@@ -1306,15 +1331,38 @@ mod tests {
         let r = design(2039);
         assert!(r.uses_bluestein() && r.tuning.min_blocks_per_sm == 2 && !r.tuning.ping_pong && !r.fuses_convolution());
         assert!(r.kernel_name().ends_with("_split"));
-        // Rader; Bluestein ping-pong, 8192 points, on a factor.
-        for n in [937, 1021, 4093, 3563] {
+        // Rader; Bluestein ping-pong, 7056 points, on a factor.
+        for n in [937, 1021, 3089, 3563] {
             assert!(design(n).fuses_convolution(), "{n}");
         }
+        // 8192 points as 32 x 32 x 8 (bluestein_tuning.rs) fall under the launch bound too.
+        assert!(design(4093).tuning.min_blocks_per_sm == 2 && !design(4093).fuses_convolution());
         assert!(!design(4096).fuses_convolution() && !design(4096).kernel_name().contains("split"));
         // The inverse transform's radices are the forward's reversed: its first pass is the
         // forward's last.
-        let stages = design(4093).core.stages();
-        assert_eq!((stages[0].radices.clone(), stages[1].radices.clone()), (vec![16, 16, 16, 2], vec![2, 16, 16, 16]));
+        let stages = design(3089).core.stages();
+        assert_eq!((stages[0].radices.clone(), stages[1].radices.clone()), (vec![14, 14, 9, 4], vec![4, 9, 14, 14]));
+    }
+
+    #[test]
+    fn bluestein_two_block_bound_where_it_binds_at_the_floor_or_whole_row_powers_of_two() {
+        let blocks = |p: FftProblem| {
+            let r = FftRecipe::design(p, H200).unwrap();
+            assert!(r.uses_bluestein(), "{}", r.kernel_name());
+            (r.threads_per_block(), r.tuning.min_blocks_per_sm)
+        };
+        // 1286 = 2 x 643: two 1296-point convolutions over 162 threads; f32 unbound (also
+        // R2C's odd rows, widened to complex ones: 1835 = 5 x 367), f64 bound.
+        assert_eq!(blocks(FftProblem::c2c(1286, 100)), (162, 1));
+        assert_eq!(blocks(FftProblem::r2c(1835, 100)), (245, 1));
+        assert_eq!(blocks(FftProblem::c2c(1286, 100).f64()), (162, 2));
+        // 1636 = 4 x 409: four 1024-point convolutions over 256 threads, the bound at the floor.
+        assert_eq!(blocks(FftProblem::c2c(1636, 100)), (256, 2));
+        // Whole rows of a power-of-two convolution: 821 (2048 points, 128 threads), 1877 (4096).
+        assert_eq!(blocks(FftProblem::c2c(821, 100)), (128, 2));
+        assert_eq!(blocks(FftProblem::c2c(1877, 100)), (256, 2));
+        // Whole rows of 3072 points over 192 threads.
+        assert_eq!(blocks(FftProblem::c2c(1327, 100)), (192, 1));
     }
 
     #[test]
