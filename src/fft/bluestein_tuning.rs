@@ -8,7 +8,7 @@
 
 use super::factor::LARGEST_COMPOSITE_CODELET;
 use super::problem::Precision;
-use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
+use super::recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking};
 
 /// Whole-row Bluestein convolutions (of [`super::factor::FAST_CONVOLUTION_LENGTHS`]) whose f32
 /// C2C kernels ran faster packed in codelets of up to LARGEST_COMPOSITE_CODELET points than
@@ -43,10 +43,7 @@ impl FftRecipe {
             let core = Core::bluestein(len, len, conv_len, LARGEST_COMPOSITE_CODELET)?;
             FftRecipe::design_around(self.problem, core, limits).ok()
         };
-        match applies.then(redesigned).flatten() {
-            Some(r) => r,
-            None => self,
-        }
+        applies.then(redesigned).flatten().unwrap_or(self)
     }
 
     /// f32 Bluestein on a factor with an odd number of lines, at least UNPADDED_MIN_ODD_LINES,
@@ -66,13 +63,8 @@ impl FftRecipe {
             && self.io.is_none()
             && lines % 2 == 1
             && lines >= UNPADDED_MIN_ODD_LINES
-            && (self.tuning.pad_shift.is_some() || self.tuning.row_pad > 0);
-        if !applies {
-            return self;
-        }
-        let mut r = self;
-        r.tuning.drop_padding();
-        r
+            && self.tuning.is_padded();
+        self.retuned_if(applies, FftTuning::drop_padding)
     }
 }
 
@@ -110,11 +102,11 @@ mod tests {
         // 3269 = 7 x 467 (seven 1024-point convolutions) and 3563 = 7 x 509: unpadded.
         for n in [3269, 3563] {
             let r = design(FftProblem::c2c(n, 100));
-            assert!(r.uses_bluestein() && r.tuning.pad_shift.is_none() && r.tuning.row_pad == 0, "{}", r.kernel_name());
+            assert!(r.uses_bluestein() && !r.tuning.is_padded(), "{}", r.kernel_name());
         }
         // So does R2C's odd row, widened to complex.
         let r = design(FftProblem::r2c(3269, 100));
-        assert!(r.tuning.pad_shift.is_none() && r.tuning.row_pad == 0, "{}", r.kernel_name());
+        assert!(!r.tuning.is_padded(), "{}", r.kernel_name());
         // Three lines (2931 = 3 x 977, 2048-point convolutions) and two (3214 = 2 x 1607) stay
         // padded; so do f64 and R2C's half-length core of 1030 = 2 x 5 x 103.
         for p in [FftProblem::c2c(2931, 100), FftProblem::c2c(3214, 100), FftProblem::c2c(3269, 100).f64(), FftProblem::r2c(1030, 100)] {

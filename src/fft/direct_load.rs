@@ -106,13 +106,10 @@ impl FftRecipe {
             && t.transforms_per_block >= STAGED_STORE_MIN_ROWS
             && last_pass.is_some_and(|(radix, butterflies)| radix >= STAGED_STORE_MIN_LAST_RADIX && butterflies > t.threads_per_transform as usize)
             && self.can_stage_store();
-        if !applies {
-            return self;
-        }
-        let mut r = self;
-        r.tuning.staged_store = true;
-        r.tuning.drop_padding();
-        r
+        self.retuned_if(applies, |tuning| {
+            tuning.staged_store = true;
+            tuning.drop_padding();
+        })
     }
 }
 

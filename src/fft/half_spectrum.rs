@@ -7,7 +7,7 @@
 //! [`FftTuning::half_spectrum_pairs`]: super::FftTuning::half_spectrum_pairs
 
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
+use super::recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking};
 
 /// Rows a block beyond which `with_c2r_first_pass_threads` leaves the pick alone (rows of 448
 /// points or fewer, measured 1.00x).
@@ -137,12 +137,8 @@ impl FftRecipe {
     pub(super) fn without_c2r_pairs_padding(self) -> FftRecipe {
         let staged_pairs = self.tuning.half_spectrum_pairs && !self.pairs_in_core_pass();
         let first_not_power_of_two = self.core.first_radix().is_some_and(|r| !r.is_power_of_two());
-        if !self.is_f32_c2r_direct_stockham_row() || !staged_pairs || self.tuning.pad_shift.is_none() || !first_not_power_of_two {
-            return self;
-        }
-        let mut r = self;
-        r.tuning.drop_padding();
-        r
+        let applies = self.is_f32_c2r_direct_stockham_row() && staged_pairs && self.tuning.pad_shift.is_some() && first_not_power_of_two;
+        self.retuned_if(applies, FftTuning::drop_padding)
     }
 
     /// Whether the paired half spectrum is read by the core's first pass (C2R) or written by

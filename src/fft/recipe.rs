@@ -458,6 +458,12 @@ impl FftTuning {
     pub fn drop_padding(&mut self) {
         (self.pad_shift, self.row_pad) = (None, 0);
     }
+
+    /// Whether rows are padded in shared memory, inside a row or between rows (what
+    /// [`FftTuning::drop_padding`] undoes).
+    pub fn is_padded(&self) -> bool {
+        self.pad_shift.is_some() || self.row_pad > 0
+    }
 }
 
 /// What the device allows, as far as FFT planning cares.
@@ -1055,6 +1061,15 @@ impl FftRecipe {
     /// One line for logs: the kernel and the launch.
     pub fn describe(&self) -> String {
         format!("{} | batch {}, {} blocks", self.describe_kernel(), self.problem.batch, self.blocks())
+    }
+
+    /// This recipe with `change` made to its tuning where a measured rule `applies`, else as
+    /// it is: the shape of the planner's rules that retune a designed recipe.
+    pub(super) fn retuned_if(mut self, applies: bool, change: impl FnOnce(&mut FftTuning)) -> FftRecipe {
+        if applies {
+            change(&mut self.tuning);
+        }
+        self
     }
 
     /// Whether this is a `kind` row in `precision` on direct Stockham rows of its own (no

@@ -22,12 +22,7 @@ impl FftRecipe {
         let applies = self.is_direct_stockham_row(FftKind::C2C, Precision::F32)
             && LONE_ROW_THREADS.contains(&t.threads_per_transform)
             && t.transforms_per_block == 3;
-        if !applies {
-            return self;
-        }
-        let mut r = self;
-        r.tuning.transforms_per_block = 1;
-        r
+        self.retuned_if(applies, |tuning| tuning.transforms_per_block = 1)
     }
 }
 

@@ -103,7 +103,7 @@ impl FftRecipe {
             if direct_load.can_stage_store() {
                 // Padded rows also without their padding (two choices at once: the staged
                 // copy out reads rows the passes wrote, so both meet the same layout).
-                if t.pad_shift.is_some() || t.row_pad > 0 {
+                if t.is_padded() {
                     let mut unpadded = direct_load.clone();
                     unpadded.tuning.drop_padding();
                     offer(if t.direct_io { "staged store unpadded" } else { "direct load unpadded" }.into(), unpadded);
@@ -125,7 +125,7 @@ impl FftRecipe {
             offer(what.into(), with(&|r| r.tuning.half_spectrum_pairs = !t.half_spectrum_pairs));
             // Staged pairs without the padding the pick's passes chose (the pair load's
             // shared stores and the passes' reads with it: two choices at once).
-            if !t.half_spectrum_pairs && (t.pad_shift.is_some() || t.row_pad > 0) {
+            if !t.half_spectrum_pairs && t.is_padded() {
                 offer("half spectrum pairs unpadded".into(), with(&|r| {
                     r.tuning.half_spectrum_pairs = true;
                     r.tuning.drop_padding();
