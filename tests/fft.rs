@@ -128,7 +128,9 @@ fn long_codelet_rows_every_kind() {
         // f64 C2C takes them too (composite widest passes only).
         let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (17..=4096).collect() } else { vec![1782, 2000, 3125] };
         let mut problems: Vec<FftProblem> = lengths.iter().map(|&n| FftProblem::c2c(n, 2).f64()).filter(long_codelet).collect();
-        assert!(problems.len() >= 3, "the f64 sample lost its long codelets: {problems:?}");
+        // (3125 f64 points, 50000 bytes, outgrow a 48 KiB device.)
+        let least = if small_shared_memory(lim) { 2 } else { 3 };
+        assert!(problems.len() >= least, "the f64 sample lost its long codelets: {problems:?}");
         problems.push(FftProblem::c2c(2000, 2).f64().in_place());
         check_all::<f64>(&device, &problems, "long codelets f64");
     }
@@ -158,6 +160,37 @@ fn staged_store_and_lone_rows() {
         let mut problems: Vec<FftProblem> = staged.into_iter().chain(alone).collect();
         problems.extend([FftProblem::c2c(368, 9).in_place(), FftProblem::c2c(1740, 2).in_place()]);
         check_all::<f32>(&device, &problems, "staged store and lone rows");
+    }
+}
+
+/// Short f32 C2C rows in two passes of long codelets (273 = 21 x 13 with 13 threads) and rows
+/// of a large prime codelet in blocks of up to two warps (69 = 23 x 3: 21 rows of 3 threads),
+/// as the planner designs them (fewer_passes.rs, rows_per_block.rs): batches that leave the
+/// last block part full, in place too; every length of either rule in the GPU suite.
+#[test]
+fn short_rows_in_two_passes_and_prime_rows_in_two_warps() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let design = |n: usize| FftRecipe::design(FftProblem::c2c(n, 9), lim).unwrap();
+        let short_in_two = |r: &FftRecipe| r.problem.len <= 460 && r.core.passes() == 2 && r.core.codelet_radices().iter().any(|&x| x > 16 && !is_prime(x));
+        let prime_in_two_warps = |r: &FftRecipe| {
+            let widest = r.core.codelet_radices().iter().copied().max().unwrap_or(1);
+            is_prime(widest) && widest >= 19 && r.tuning.transforms_per_block >= 2 && r.threads_per_block() <= 64
+        };
+        let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (2..=1024).collect() } else { vec![69, 162, 235, 273, 294, 580, 615] };
+        let (mut short, mut prime): (Vec<FftProblem>, Vec<FftProblem>) = (Vec::new(), Vec::new());
+        for n in lengths {
+            let r = design(n);
+            if short_in_two(&r) {
+                short.push(r.problem);
+            } else if prime_in_two_warps(&r) {
+                prime.push(r.problem);
+            }
+        }
+        assert!(short.len() >= 3 && prime.len() >= 3, "the sample lost its rules: {short:?} {prime:?}");
+        let mut problems: Vec<FftProblem> = short.into_iter().chain(prime).collect();
+        problems.extend([FftProblem::c2c(273, 9).in_place(), FftProblem::c2c(69, 22).in_place()]);
+        check_all::<f32>(&device, &problems, "short rows in two passes, prime rows in two warps");
     }
 }
 

@@ -18,7 +18,13 @@ type C64 = Complex<f64>;
 /// shared memory: NVIDIA's OpenCL allows 48 KiB, a 4093-point Bluestein row needs 64, and
 /// such a plan is refused by name, not run.
 fn plan_unless_too_big(device: &Device, problem: &FftNdProblem) -> Option<FftNdPlan> {
-    match FftNdPlan::new(device, problem.clone()) {
+    unless_too_big(device, problem, FftNdPlan::new(device, problem.clone()))
+}
+
+/// A plan built for `problem` (designed, or from a recipe a test changed), or None as for
+/// [`plan_unless_too_big`].
+fn unless_too_big(device: &Device, problem: &FftNdProblem, built: coalesce::Result<FftNdPlan>) -> Option<FftNdPlan> {
+    match built {
         Ok(plan) => Some(plan),
         Err(Error::Unsupported(msg)) if msg.contains("shared memory") && device.info().shared_memory_per_block < 96 * 1024 => {
             eprintln!("{problem:?} on {}: skipped, {msg}", device.id());
@@ -144,18 +150,21 @@ fn strided_axes_of_every_algorithm() {
 }
 
 /// Strided passes with ping-pong buffers (the planner runs them in place): rows interleaved
-/// in both buffers, Stockham, Rader and Bluestein.
+/// in both buffers, Stockham, Rader and Bluestein. Ping-pong doubles a block's shared memory:
+/// a 48 KiB device (NVIDIA's OpenCL) refuses the 1000-point rows' by name.
 #[test]
 fn strided_passes_ping_pong() {
     for device in common::devices() {
         for (shape, axes) in [(vec![67, 3], vec![0]), (vec![241, 5], vec![0]), (vec![166, 3], vec![0]), (vec![2, 1000, 3], vec![1]), (vec![64, 3], vec![0])] {
             let problem = FftNdProblem::c2c(&shape, &axes);
-            let mut recipe = coalesce::fft::FftNdRecipe::design(problem, coalesce::fft::limits(&device)).unwrap();
+            let mut recipe = coalesce::fft::FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap();
             assert!(recipe.passes.iter().any(|p| p.recipe.io.is_some()), "{shape:?}: a strided pass");
             for pass in &mut recipe.passes {
                 pass.recipe.tuning.ping_pong = true;
             }
-            check_plan::<f32>(&device, &FftNdPlan::from_recipe(&device, recipe).unwrap());
+            if let Some(plan) = unless_too_big(&device, &problem, FftNdPlan::from_recipe(&device, recipe)) {
+                check_plan::<f32>(&device, &plan);
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
-//! Long contiguous rows in fewer passes: composite codelets of 17 to 32 points (18, 20, 21,
-//! 22, 24, 25, 26, 27, 28, 30, 32) where they save a pass over shared memory.
+//! Contiguous rows in fewer passes: composite codelets of 17 to 32 points (18, 20, 21, 22,
+//! 24, 25, 26, 27, 28, 30, 32) where they save a pass over shared memory, for long rows and
+//! for short f32 C2C rows of few threads (`in_two_short_passes`).
 //!
 //! The default packing ([`pack_radices`](super::factor::pack_radices)) stops at 16-point
 //! composites, so 3125 takes five radix-5 passes and 754 = 29 x 13 x 2 three. Measured on an H200
@@ -19,6 +20,16 @@ const COMPOSITE_WIDEST_MIN_THREADS: u32 = 96;
 /// beside which the rest of the row merges into one composite pass): that pass and its thread
 /// count are the same either way.
 const PRIME_WIDEST_MIN_THREADS: u32 = 16;
+
+/// Longest f32 C2C row that takes two passes where radices of up to [`SHORT_ROW_MAX_RADIX`]
+/// allow, even with fewer threads (`in_two_short_passes`).
+const SHORT_ROW_MAX_LEN: usize = 460;
+
+/// Largest codelet of a short row's two passes.
+const SHORT_ROW_MAX_RADIX: usize = 27;
+
+/// Short rows planned with this many threads or more keep their passes.
+const SHORT_ROW_MAX_THREADS: u32 = 30;
 
 /// Longest half-length core (R2C and C2R of even N) given fewer passes: those of N up to 4096
 /// ran 1.09x (R2C) and 1.03x (C2R) faster, the 8192-point core of a 16384-point R2C as 32 x 32 x
@@ -64,7 +75,8 @@ impl FftRecipe {
     /// Half-length cores of R2C and C2R up to [`HALF_LENGTH_MAX_CORE`] points, f32. f64 (whose
     /// codelets hold twice the registers) only for complex rows whose widest pass is composite,
     /// the kind measured (thirteenth session: 1936 as 16 x 11 x 11 1.30x, 1452, 1782, 1815
-    /// 1.14x..1.17x).
+    /// 1.14x..1.17x). Short f32 C2C rows of few threads are decided first
+    /// ([`FftRecipe::in_two_short_passes`]).
     pub(crate) fn in_fewer_passes(self, limits: DeviceLimits) -> FftRecipe {
         let Core::Stockham { len, radices: ref picked } = self.core else { return self };
         let f64 = self.problem.precision == Precision::F64;
@@ -72,6 +84,9 @@ impl FftRecipe {
             return self;
         }
         let c2c_f32 = self.problem.kind == FftKind::C2C && !f64;
+        if let Some(two) = self.in_two_short_passes(limits) {
+            return two;
+        }
         let mut best: Option<FftRecipe> = None;
         for radices in packings_with_long_codelets(len).into_iter().filter(|r| r.len() < picked.len()) {
             let widest = radices.iter().copied().max().unwrap_or(1);
@@ -92,6 +107,29 @@ impl FftRecipe {
             }
         }
         best.unwrap_or(self)
+    }
+
+    /// f32 C2C rows of up to [`SHORT_ROW_MAX_LEN`] points, not a multiple of 8, planned in
+    /// three passes or more with fewer than [`SHORT_ROW_MAX_THREADS`] threads: in two, the most
+    /// even packing with codelets of up to [`SHORT_ROW_MAX_RADIX`] points, even where that
+    /// leaves the row fewer threads (273 = 13 x 7 x 3 with 21 threads as 21 x 13 with 13). Such
+    /// rows run several to a block, so a block keeps its threads, and each value crosses shared
+    /// memory once less. Measured on an H200 (twenty-fifth session, docs/BENCHMARKS.md):
+    /// `--suite variants` over the 13-smooth lengths slower than cuFFT or under 0.88 of copy
+    /// found 147..459 1.04x..1.13x in two passes, the most even packing the faster (180 as 15 x
+    /// 12 1.13x, as 30 x 6 0.99x), 475 = 25 x 19 0.93x; a same-run A/B over all 82 rows of
+    /// up to 460 points this would change without the last two conditions: 0.997x, the
+    /// multiples of 8 0.93x (their two passes hold a radix-16 or 24 codelet: 208 = 16 x 13 0.68x)
+    /// and rows of 30 threads or more 0.98x; the 39 left 1.053x (180 1.14x, 294 1.12x; 351 =
+    /// 27 x 13 0.87x the one under 0.96x), and 1.063x in a second A/B of the rule as built.
+    fn in_two_short_passes(&self, limits: DeviceLimits) -> Option<FftRecipe> {
+        let Core::Stockham { len, radices: ref picked } = self.core else { return None };
+        let short = self.problem.kind == FftKind::C2C && self.problem.precision == Precision::F32 && len <= SHORT_ROW_MAX_LEN;
+        if !short || len % 8 == 0 || picked.len() < 3 || self.tuning.threads_per_transform >= SHORT_ROW_MAX_THREADS {
+            return None;
+        }
+        let radices = fewest_pass_radices(len, SHORT_ROW_MAX_RADIX).filter(|r| r.len() == 2 && r[0] <= SHORT_ROW_MAX_RADIX)?;
+        FftRecipe::design_around(self.problem, Core::Stockham { len, radices }, limits).ok()
     }
 }
 
@@ -123,5 +161,21 @@ mod tests {
         // as 30 x 29; f64 keeps three passes.
         assert_eq!(radices(870), [30, 29]);
         assert_eq!(f64_radices(870).len(), 3);
+    }
+
+    #[test]
+    fn short_rows_of_few_threads_take_two_passes() {
+        // 273 = 13 x 7 x 3 (21 threads) as 21 x 13; 180 = 9 x 5 x 4 as the most even 15 x 12.
+        assert_eq!(radices(273), [21, 13]);
+        assert_eq!(radices(180), [15, 12]);
+        // Multiples of 8 (208 = 13 x 8 x 2), rows of 30 threads or more (441 = 9 x 7 x 7, 49)
+        // and rows past 460 points (475 = 19 x 5 x 5) keep three passes.
+        for n in [208, 441, 475] {
+            assert_eq!(radices(n).len(), 3, "{n}");
+        }
+        // f64 and R2C keep theirs.
+        let design = |p: FftProblem| FftRecipe::design(p, DeviceLimits::H200).unwrap().core.passes();
+        assert_eq!(design(FftProblem::c2c(273, 10).f64()), 3);
+        assert_eq!(design(FftProblem::r2c(546, 10)), 3);
     }
 }

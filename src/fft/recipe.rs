@@ -596,6 +596,8 @@ impl FftRecipe {
             recipe = recipe.with_staged_store();
             // Rows of 54..63 threads one to a block, not three (rows_per_block.rs).
             recipe = recipe.with_lone_rows();
+            // Rows of a large prime codelet in blocks of up to two warps (rows_per_block.rs).
+            recipe = recipe.with_prime_rows_in_two_warps();
             // C2R rows pairing in a staged load: without the passes' padding (half_spectrum.rs).
             recipe = recipe.without_c2r_pairs_padding();
         }
