@@ -51,6 +51,21 @@ fn fitting(designed: coalesce::Result<FftRecipe>, lim: DeviceLimits, what: &str)
     }
 }
 
+/// The f32 C2C problems of `lengths` (9 rows each: blocks of several rows end part full) whose
+/// design meets the first of two planner rules, then those meeting the second; panics where
+/// either meets fewer than its `least`, a sample that no longer exercises its rule.
+fn c2c_rows_of_two_rules(lim: DeviceLimits, lengths: Vec<usize>, rules: [&dyn Fn(&FftRecipe) -> bool; 2], least: [usize; 2]) -> Vec<FftProblem> {
+    let mut met: [Vec<FftProblem>; 2] = [Vec::new(), Vec::new()];
+    for n in lengths {
+        let Ok(r) = FftRecipe::design(FftProblem::c2c(n, 9), lim) else { continue };
+        if let Some(i) = rules.iter().position(|rule| rule(&r)) {
+            met[i].push(r.problem);
+        }
+    }
+    assert!(met[0].len() >= least[0] && met[1].len() >= least[1], "the sample lost its rules: {met:?}");
+    met.concat()
+}
+
 #[test]
 fn c2c_f32_every_small_length() {
     for device in common::devices() {
@@ -144,20 +159,10 @@ fn long_codelet_rows_every_kind() {
 fn staged_store_and_lone_rows() {
     for device in common::devices() {
         let lim = limits(&device);
-        let staged_store = |p: &FftProblem| FftRecipe::design(*p, lim).is_ok_and(|r| r.tuning.direct_io && r.tuning.staged_store && r.tuning.threads_per_transform >= 16);
-        let lone = |p: &FftProblem| FftRecipe::design(*p, lim).is_ok_and(|r| r.tuning.transforms_per_block == 1 && (54..=63).contains(&r.tuning.threads_per_transform));
+        let staged_store = |r: &FftRecipe| r.tuning.direct_io && r.tuning.staged_store && r.tuning.threads_per_transform >= 16;
+        let lone = |r: &FftRecipe| r.tuning.transforms_per_block == 1 && (54..=63).contains(&r.tuning.threads_per_transform);
         let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (2..=4096).collect() } else { vec![368, 464, 703, 1007, 1534, 1740, 1922] };
-        let (mut staged, mut alone): (Vec<FftProblem>, Vec<FftProblem>) = (Vec::new(), Vec::new());
-        for n in lengths {
-            let p = FftProblem::c2c(n, 9);
-            if staged_store(&p) {
-                staged.push(p);
-            } else if lone(&p) {
-                alone.push(p);
-            }
-        }
-        assert!(staged.len() >= 4 && alone.len() >= 2, "the sample lost its rules: {staged:?} {alone:?}");
-        let mut problems: Vec<FftProblem> = staged.into_iter().chain(alone).collect();
+        let mut problems = c2c_rows_of_two_rules(lim, lengths, [&staged_store, &lone], [4, 2]);
         problems.extend([FftProblem::c2c(368, 9).in_place(), FftProblem::c2c(1740, 2).in_place()]);
         check_all::<f32>(&device, &problems, "staged store and lone rows");
     }
@@ -171,24 +176,13 @@ fn staged_store_and_lone_rows() {
 fn short_rows_in_two_passes_and_prime_rows_in_two_warps() {
     for device in common::devices() {
         let lim = limits(&device);
-        let design = |n: usize| FftRecipe::design(FftProblem::c2c(n, 9), lim).unwrap();
         let short_in_two = |r: &FftRecipe| r.problem.len <= 460 && r.core.passes() == 2 && r.core.codelet_radices().iter().any(|&x| x > 16 && !is_prime(x));
         let prime_in_two_warps = |r: &FftRecipe| {
             let widest = r.core.codelet_radices().iter().copied().max().unwrap_or(1);
             is_prime(widest) && widest >= 19 && r.tuning.transforms_per_block >= 2 && r.threads_per_block() <= 64
         };
         let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (2..=1024).collect() } else { vec![69, 162, 235, 273, 294, 580, 615] };
-        let (mut short, mut prime): (Vec<FftProblem>, Vec<FftProblem>) = (Vec::new(), Vec::new());
-        for n in lengths {
-            let r = design(n);
-            if short_in_two(&r) {
-                short.push(r.problem);
-            } else if prime_in_two_warps(&r) {
-                prime.push(r.problem);
-            }
-        }
-        assert!(short.len() >= 3 && prime.len() >= 3, "the sample lost its rules: {short:?} {prime:?}");
-        let mut problems: Vec<FftProblem> = short.into_iter().chain(prime).collect();
+        let mut problems = c2c_rows_of_two_rules(lim, lengths, [&short_in_two, &prime_in_two_warps], [3, 3]);
         problems.extend([FftProblem::c2c(273, 9).in_place(), FftProblem::c2c(69, 22).in_place()]);
         check_all::<f32>(&device, &problems, "short rows in two passes, prime rows in two warps");
     }

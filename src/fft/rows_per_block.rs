@@ -3,7 +3,7 @@
 
 use super::factor::is_prime;
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, FftRecipe};
+use super::recipe::FftRecipe;
 
 /// Threads a row for which f32 C2C rows go one to a block, where blocks of at least 128
 /// threads would hold three of them (162..189 threads, six warps). Rows of 48..52 threads in
@@ -16,9 +16,12 @@ const PRIME_ROW_MIN_RADIX: usize = 19;
 /// Threads (two warps) a block of rows of a large prime codelet may keep when halved.
 const PRIME_ROW_BLOCK_THREADS: u32 = 64;
 
+/// Threads a warp runs in lockstep on NVIDIA GPUs, where the rule was measured.
+const WARP_LANES: u32 = 32;
+
 /// The share of its warps' lanes a block of `threads` threads keeps busy.
 fn lanes_busy(threads: u32) -> f64 {
-    threads as f64 / (32 * threads.div_ceil(32)) as f64
+    threads as f64 / (WARP_LANES * threads.div_ceil(WARP_LANES)) as f64
 }
 
 impl FftRecipe {
@@ -53,8 +56,7 @@ impl FftRecipe {
     /// as 62 in two: 0.95x).
     pub(super) fn with_prime_rows_in_two_warps(self) -> FftRecipe {
         let t = self.tuning;
-        let Core::Stockham { radices, .. } = &self.core else { return self };
-        let widest = radices.iter().copied().max().unwrap_or(1);
+        let widest = self.core.codelet_radices().last().copied().unwrap_or(1);
         let applies = self.is_direct_stockham_row(FftKind::C2C, Precision::F32) && widest >= PRIME_ROW_MIN_RADIX && is_prime(widest);
         let busy_now = lanes_busy(self.threads_per_block());
         let rows = [t.transforms_per_block / 2, t.transforms_per_block / 4]
