@@ -8,7 +8,7 @@ mod common;
 mod fft_support;
 
 use coalesce::bench::random::{random_vec, Random};
-use coalesce::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Normalization, Placement, Precision};
+use coalesce::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Normalization, Placement, Precision, TwiddleSource};
 use coalesce::{Complex, Device, Element, Error};
 use fft_support::{bound, poisoned, widen, Real};
 
@@ -164,6 +164,41 @@ fn strided_passes_ping_pong() {
             }
             if let Some(plan) = unless_too_big(&device, &problem, FftNdPlan::from_recipe(&device, recipe)) {
                 check_plan::<f32>(&device, &plan);
+            }
+        }
+    }
+}
+
+#[test]
+fn strided_passes_of_other_rows_and_codelets() {
+    for device in common::devices() {
+        // 1024 points as two passes of 32-point codelets, a thread per codelet (what the
+        // planner takes where 16 rows fill a multiprocessor's shared memory), 16 and 5 rows,
+        // twiddles read per value (the planner's) and as powers of one read.
+        for shape in [vec![1024, 16], vec![2, 1024, 5]] {
+            for twiddles in [TwiddleSource::Table, TwiddleSource::TablePowers] {
+                let problem = FftNdProblem::c2c(&shape, &[shape.len() - 2]);
+                let mut recipe = coalesce::fft::FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap();
+                let pass = recipe.passes.iter_mut().find(|p| p.recipe.io.is_some()).expect("a strided pass");
+                pass.recipe.core = coalesce::fft::Core::Stockham { len: 1024, radices: vec![32, 32] };
+                pass.recipe.tuning.threads_per_transform = 32;
+                pass.recipe.tuning.twiddles = twiddles;
+                if let Some(plan) = unless_too_big(&device, &problem, FftNdPlan::from_recipe(&device, recipe)) {
+                    check_plan::<f32>(&device, &plan);
+                }
+            }
+        }
+        // Blocks of a number of rows that does not divide the columns: the last block of each
+        // array holds fewer, and a block's rows may straddle two arrays.
+        for (shape, axes) in [(vec![3, 256, 37], vec![1]), (vec![2, 64, 100], vec![1]), (vec![5, 96, 7], vec![1])] {
+            for rows in [3u32, 6, 12] {
+                let problem = FftNdProblem::c2c(&shape, &axes);
+                let mut recipe = coalesce::fft::FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap();
+                let pass = recipe.passes.iter_mut().find(|p| p.recipe.io.is_some()).expect("a strided pass");
+                pass.recipe.tuning.transforms_per_block = rows;
+                if let Some(plan) = unless_too_big(&device, &problem, FftNdPlan::from_recipe(&device, recipe)) {
+                    check_plan::<f32>(&device, &plan);
+                }
             }
         }
     }
@@ -476,8 +511,9 @@ fn real_transforms_of_every_algorithm_and_beyond_one_launch() {
 fn large_prime_factors_by_bluestein_over_passes() {
     for device in common::devices() {
         // Primes over the one-launch limit, and a product with one; batched, strided, beside
-        // other axes, in place, scaled, f64.
-        let mut lengths = vec![4099, 8191, 2 * 4099];
+        // other axes, in place, scaled, f64. 524309: a chirp period over 2^20, looked up from
+        // three tables (`RootDigits`).
+        let mut lengths = vec![4099, 8191, 2 * 4099, 524_309];
         if common::full() && !common::under_sanitizer() {
             lengths.extend([65537, 1_000_003, 1_048_583, 3 * 100_003]);
         }

@@ -333,14 +333,16 @@ fn summarize(cases: &[Case], copy_gbps: f64) -> Vec<String> {
 
 /// `--suite strided`: one strided pass (axis 1 of [batch, L, 256], f32) under every number of
 /// neighbouring rows per block that fits, beside the heuristic's pick: what
-/// `FftRecipe::design_strided`'s rows rule is fitted to.
+/// `FftRecipe::design_strided`'s rows rule is fitted to. Rows of 1024 points and more (a block
+/// of 16 fills a multiprocessor alone) also under the fewest passes of codelets up to 32
+/// points (fewer threads a row) and launch bounds for two or three blocks a multiprocessor.
 pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> {
     let quick = cfg.quick;
     let (_, copy_gbps) = driver_copy_gbps(device, budget(quick), TimingPlan::FULL)?;
     let lim = crate::fft::limits(device);
     let mut table = Table::new(
         "FFT strided pass (axis 1 of [batch, L, 256], C2C f32 forward): rows per block".to_string(),
-        &["L", "rows", "threads", "shared KiB", "ms", "of copy", "pick"],
+        &["L", "radices", "rows", "threads", "min blocks", "shared KiB", "ms", "of copy", "pick"],
     );
     let lengths: &[usize] = if quick { &[64, 256] } else { &[64, 256, 512, 1024, 2048, 4096, 241, 2039] };
     for &len in lengths {
@@ -349,22 +351,31 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
         let pick = crate::fft::FftNdRecipe::design(problem.clone(), lim)?;
         let input = device.upload(&random_vec::<Complex<f32>>(problem.len(), 5))?;
         let mut output = device.alloc::<Complex<f32>>(problem.len())?;
-        for rows in [1u32, 2, 4, 8, 16, 32] {
+        for (core, rows, min_blocks) in strided_configs(&pick.passes[0].recipe) {
             let mut recipe = pick.clone();
             let r = &mut recipe.passes[0].recipe;
-            let is_pick = r.tuning.transforms_per_block == rows;
+            let is_pick = r.core == core && r.tuning.transforms_per_block == rows && r.tuning.min_blocks_per_sm == min_blocks;
+            let widest = core.pass_butterflies().into_iter().map(|(_, b)| b as u32).min().unwrap_or(1);
+            if r.core != core {
+                r.core = core;
+                r.tuning.threads_per_transform = widest;
+            }
             r.tuning.transforms_per_block = rows;
             r.tuning.threads_per_transform = r.tuning.threads_per_transform.min((lim.max_threads / rows).max(1));
-            if r.check(lim).is_err() {
+            r.tuning.min_blocks_per_sm = min_blocks;
+            // A launch bound only where that many blocks' shared memory fits.
+            if r.check(lim).is_err() || r.shared_bytes() * u64::from(min_blocks) > lim.shared_bytes {
                 continue;
             }
-            let (threads, shared) = (r.threads_per_block(), r.shared_bytes());
+            let (threads, shared, radices) = (r.threads_per_block(), r.shared_bytes(), radices_text(&r.core));
             let plan = FftNdPlan::from_recipe(device, recipe)?;
             let t = time_launches(device, cfg.timing(), || plan.execute(Direction::Forward, &input, &mut output))?;
             table.row(vec![
                 len.to_string(),
+                radices,
                 rows.to_string(),
                 threads.to_string(),
+                min_blocks.to_string(),
                 (shared / 1024).to_string(),
                 format!("{:.4}", t.median_ms),
                 format!("{:.3}", t.gbps(problem.bytes_moved() as f64) / copy_gbps),
@@ -373,6 +384,41 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
         }
     }
     Ok(table)
+}
+
+/// A Stockham core's radices as "16x16x4" ("-" for the other algorithms).
+fn radices_text(core: &crate::fft::Core) -> String {
+    match core {
+        crate::fft::Core::Stockham { radices, .. } => radices.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x"),
+        _ => "-".into(),
+    }
+}
+
+/// The (core, rows per block, launch bound) configurations `strided_rows` times for a pass
+/// designed as `pick`: every row count under the pick's core, and for rows of 1024 points or
+/// more the fewest passes of codelets up to 32 points and bounds of 2 and 3 blocks too.
+fn strided_configs(pick: &crate::fft::FftRecipe) -> Vec<(crate::fft::Core, u32, u32)> {
+    use crate::fft::Core;
+    // Counts that are not powers of two too: 12 rows of 1024 points would leave room for two
+    // blocks a multiprocessor, where 16 fill it alone (they ran slower, twenty-sixth session).
+    let mut out: Vec<(Core, u32, u32)> = [1u32, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32].into_iter().map(|rows| (pick.core.clone(), rows, 1)).collect();
+    let len = pick.core.len();
+    if len >= 1024 {
+        let mut cores = vec![pick.core.clone()];
+        if let Some(radices) = crate::fft::fewer_passes::fewest_pass_radices(len, 32) {
+            cores.push(Core::Stockham { len, radices });
+        }
+        for core in cores {
+            for rows in [4u32, 8, 16] {
+                for min_blocks in [1u32, 2, 3] {
+                    if !out.contains(&(core.clone(), rows, min_blocks)) {
+                        out.push((core.clone(), rows, min_blocks));
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

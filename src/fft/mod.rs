@@ -56,7 +56,7 @@ pub mod nd;
 mod nd_plan;
 pub mod nd_recipe;
 pub mod factor;
-mod fewer_passes;
+pub(crate) mod fewer_passes;
 mod half_spectrum;
 mod plan;
 mod problem;

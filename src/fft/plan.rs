@@ -8,7 +8,7 @@ use super::cluster::ClusterLimits;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, unit_root};
+use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, RootDigits};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::Backend;
 use crate::element::Element;
@@ -188,15 +188,6 @@ pub fn limits(device: &Device) -> DeviceLimits {
     DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block, clusters }
 }
 
-/// e^{-2 pi i m/n} for m < n as two tables, by the low bits of m and by the high bits, so
-/// that they hold about 2 sqrt(n) values instead of n (codegen's `step_twiddle`).
-fn step_tables(n: usize) -> Vec<Complex<f64>> {
-    let bits = super::codegen::step_low_bits(n);
-    let (low, high) = super::codegen::step_table_lens(n);
-    let low = (0..low as u64).map(|m| unit_root(m, n as u64));
-    low.chain((0..high as u64).map(|h| unit_root(h << bits, n as u64))).collect()
-}
-
 /// The plan's tables, computed in f64 and rounded to the kernel's precision, in one buffer
 /// (a cluster's: pass B's, then pass A's).
 fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>> {
@@ -242,10 +233,10 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         values.extend(indices);
     }
     if let Some(step) = recipe.io.as_ref().and_then(|io| io.twiddle) {
-        values.extend(step_tables(step.len));
+        values.extend(RootDigits::of(step.len).tables());
     }
     if let Some(c) = recipe.io.as_ref().and_then(|io| io.chirp_step()) {
-        values.extend(step_tables(2 * c.len));
+        values.extend(RootDigits::of(2 * c.len).tables());
     }
     if let Some(c) = recipe.io.as_ref().and_then(|io| io.filter_step()) {
         values.extend(bluestein_filter_spectrum(c.len, c.conv_len));

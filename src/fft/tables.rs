@@ -54,6 +54,56 @@ pub fn unit_root(num: u64, den: u64) -> C64 {
     C64::new(cos, -sin)
 }
 
+/// The most bits of m that one table of [`RootDigits`] is indexed by: tables of at most 1024
+/// values (8 KiB in f32) stay in L1 beside a strided pass's shared memory. A pass whose warps
+/// look up scattered roots (the four-step twiddle of a long axis's first pass: consecutive
+/// threads take consecutive k of one row j, so m = j k jumps by j) slowed down with the size
+/// of its tables: on an H200, the first of 2^27's three passes took 1.56 ms from tables of
+/// 2^14 and 2^13 values where the next pass took 0.59, and 2^24's 212 us from two of 2^12
+/// where its others took 135-143 (twenty-sixth session, Nsight Compute).
+const MAX_DIGIT_BITS: u32 = 10;
+
+/// How a kernel finds e^{-2 pi i m/n} for any m < n without a table of n values: m's bits
+/// split into `digits` digits of `bits` bits each (the highest may have fewer), a table per
+/// digit d of the roots for (digit value) << (d bits), low digit first, and the root the
+/// product of one entry of each. Two digits where each has at most MAX_DIGIT_BITS bits (the
+/// four-step twiddles and Bluestein chirps up to 2^20), more beyond.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RootDigits {
+    pub n: usize,
+    pub bits: u32,
+    pub digits: u32,
+}
+
+impl RootDigits {
+    pub fn of(n: usize) -> Self {
+        let total = usize::BITS - (n.max(2) - 1).leading_zeros();
+        let digits = total.div_ceil(MAX_DIGIT_BITS).max(2);
+        RootDigits { n, bits: total.div_ceil(digits), digits }
+    }
+
+    /// Values in digit d's table.
+    pub fn table_len(&self, d: u32) -> usize {
+        if d + 1 < self.digits {
+            1 << self.bits
+        } else {
+            ((self.n - 1) >> (self.bits * d)) + 1
+        }
+    }
+
+    /// Values in all the tables.
+    pub fn entries(&self) -> usize {
+        (0..self.digits).map(|d| self.table_len(d)).sum()
+    }
+
+    /// The tables, low digit first, one after another.
+    pub fn tables(&self) -> Vec<C64> {
+        (0..self.digits)
+            .flat_map(|d| (0..self.table_len(d) as u64).map(move |v| unit_root(v << (self.bits * d), self.n as u64)))
+            .collect()
+    }
+}
+
 /// `w[k] = e^{-2 pi i k/n}` for k in 0..count.
 pub fn twiddles(n: usize, count: usize) -> Vec<C64> {
     (0..count as u64).map(|k| unit_root(k, n as u64)).collect()
@@ -131,6 +181,31 @@ fn host_fft_with(x: &[C64], roots: &[C64], stride: usize) -> Vec<C64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn root_digits_multiply_to_every_root() {
+        // Two digits up to 20 bits (the tables of earlier sessions), more beyond.
+        assert_eq!(RootDigits::of(1 << 20), RootDigits { n: 1 << 20, bits: 10, digits: 2 });
+        assert_eq!(RootDigits::of(1 << 16), RootDigits { n: 1 << 16, bits: 8, digits: 2 });
+        assert_eq!(RootDigits::of(1 << 27), RootDigits { n: 1 << 27, bits: 9, digits: 3 });
+        assert_eq!(RootDigits::of(2_000_006), RootDigits { n: 2_000_006, bits: 7, digits: 3 });
+        assert_eq!(RootDigits::of(1 << 31).digits, 4);
+        for n in [2usize, 3, 1000, 4093, 1 << 20, (1 << 20) + 1, 2_000_006, 1 << 27, 3 << 28] {
+            let r = RootDigits::of(n);
+            assert!(r.bits <= MAX_DIGIT_BITS && (0..r.digits).all(|d| r.table_len(d) <= 1 << r.bits), "{r:?}");
+            let tables = r.tables();
+            assert_eq!(tables.len(), r.entries());
+            for m in [0, 1, n / 3, n / 2, n - 1, (n * 7) / 11] {
+                let (mut root, mut at) = (C64::new(1.0, 0.0), 0);
+                for d in 0..r.digits {
+                    let digit = if d + 1 < r.digits { (m >> (r.bits * d)) & ((1 << r.bits) - 1) } else { m >> (r.bits * d) };
+                    root *= tables[at + digit];
+                    at += r.table_len(d);
+                }
+                assert!((root - unit_root(m as u64, n as u64)).norm() < 1e-15, "{m}/{n}: {root}");
+            }
+        }
+    }
 
     #[test]
     fn unit_roots_match_direct_evaluation() {

@@ -23,13 +23,14 @@ mod mirror;
 mod passes;
 mod strided;
 
-pub use strided::{interleaved_stride, step_low_bits};
+pub use strided::interleaved_stride;
 
 use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
 use super::factor::gcd;
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
+use super::tables::RootDigits;
 use crate::kernel::{KernelSource, SourceWriter};
 
 /// Offsets of the tables inside the plan's one table buffer, in complex values.
@@ -50,13 +51,11 @@ pub struct TableLayout {
     /// p) as the real and imaginary parts.
     pub rader_filter: usize,
     pub rader_indices: usize,
-    /// Four-step twiddles e^{-2 pi i m/N}: by the low bits of m, then by the high bits.
-    pub step_low: usize,
-    pub step_high: usize,
+    /// Four-step twiddles e^{-2 pi i m/N}: a table per digit of m (`tables::RootDigits`).
+    pub step_roots: usize,
     /// Bluestein over passes: the chirp e^{-pi i g^2/len} = e^{-2 pi i m/(2 len)}, m = g^2 mod
-    /// 2 len, by the low bits of m then the high bits; the filter's spectrum (conv_len values).
-    pub pass_chirp_low: usize,
-    pub pass_chirp_high: usize,
+    /// 2 len, a table per digit of m; the filter's spectrum (conv_len values).
+    pub pass_chirp_roots: usize,
     pub pass_filter: usize,
     pub total: usize,
 }
@@ -82,11 +81,8 @@ impl TableLayout {
             Core::Rader { prime, .. } => (take(prime - 1), take(prime - 1)),
             _ => (take(0), take(0)),
         };
-        let (low, high) = recipe.io.as_ref().and_then(|io| io.twiddle).map_or((0, 0), |t| step_table_lens(t.len));
-        let (step_low, step_high) = (take(low), take(high));
-        let pass_chirp = recipe.io.as_ref().and_then(|io| io.chirp_step());
-        let (low, high) = pass_chirp.map_or((0, 0), |c| step_table_lens(2 * c.len));
-        let (pass_chirp_low, pass_chirp_high) = (take(low), take(high));
+        let step_roots = take(recipe.io.as_ref().and_then(|io| io.twiddle).map_or(0, |t| RootDigits::of(t.len).entries()));
+        let pass_chirp_roots = take(recipe.io.as_ref().and_then(|io| io.chirp_step()).map_or(0, |c| RootDigits::of(2 * c.len).entries()));
         let pass_filter = take(recipe.io.as_ref().and_then(|io| io.filter_step()).map_or(0, |c| c.conv_len));
         TableLayout {
             core_twiddles,
@@ -96,10 +92,8 @@ impl TableLayout {
             filter,
             rader_filter,
             rader_indices,
-            step_low,
-            step_high,
-            pass_chirp_low,
-            pass_chirp_high,
+            step_roots,
+            pass_chirp_roots,
             pass_filter,
             total: at,
         }
@@ -123,12 +117,6 @@ impl TableLayout {
             _ => (self.core_twiddles, Self::twiddle_period(core)),
         }
     }
-}
-
-/// Values of the four-step twiddle's (low, high) tables for a transform of length `len`.
-pub fn step_table_lens(len: usize) -> (usize, usize) {
-    let bits = step_low_bits(len);
-    (1 << bits, ((len - 1) >> bits) + 1)
 }
 
 /// Source of the plan's kernel; its one entry point is `recipe.kernel_name()`.

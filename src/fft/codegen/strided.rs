@@ -19,6 +19,7 @@ use super::passes::{Sink, Source};
 use super::KernelWriter;
 use crate::fft::recipe::{Core, FftRecipe};
 use crate::fft::strided::{AxisIndex, Chirp, ChirpStep, SideLayout, StridedIo, Values};
+use crate::fft::tables::RootDigits;
 
 /// Distance in shared memory between value i and value i + 1 of a row, in complex values.
 pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
@@ -160,10 +161,10 @@ impl KernelWriter<'_> {
 
     pub(super) fn step_twiddle_function(&mut self, io: &StridedIo) {
         if let Some(tw) = io.twiddle {
-            let bits = step_low_bits(tw.len);
-            self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: high bits of m times low bits", tw.len, tw.len)]);
+            let digits = RootDigits::of(tw.len);
+            self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: {}", tw.len, tw.len, digits_text(digits))]);
             self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
-            self.w.line(format!("return {};", two_table_root(self.tables.step_high, self.tables.step_low, bits)));
+            self.w.line(format!("return {};", digit_root(self.tables.step_roots, digits)));
             self.w.close();
         }
     }
@@ -191,14 +192,15 @@ impl KernelWriter<'_> {
     }
 
     /// `bluestein_chirp(tables, g)`: Bluestein's c[g] = e^{-pi i g^2/len} = e^{-2 pi i m/(2 len)}
-    /// with m = g^2 mod 2 len exact in integers, from two tables as the four-step twiddle.
+    /// with m = g^2 mod 2 len exact in integers, from the tables of its digits as the four-step
+    /// twiddle (`RootDigits`).
     fn chirp_function(&mut self, io: &StridedIo) {
         let Some(c) = io.chirp_step() else { return };
-        let (period, bits) = (2 * c.len, step_low_bits(2 * c.len));
+        let period = 2 * c.len;
         self.w.comment(&[&format!("Bluestein's chirp e^(-pi i g^2/{}), g < {}", c.len, c.len)]);
         self.w.open("DEVICE_FN cplx bluestein_chirp(const GLOBAL cplx* RESTRICT tables, u64 g)");
         self.w.line(format!("const u64 m = (g * g) % {period}u;"));
-        self.w.line(format!("return {};", two_table_root(self.tables.pass_chirp_high, self.tables.pass_chirp_low, bits)));
+        self.w.line(format!("return {};", digit_root(self.tables.pass_chirp_roots, RootDigits::of(period))));
         self.w.close();
     }
 
@@ -345,11 +347,32 @@ fn batch_index(io: &StridedIo, d: usize) -> String {
     if below == 1 { format!("b % {count}u") } else { format!("(b / {below}u) % {count}u") }
 }
 
-/// The expression for a root of unity e^{-2 pi i m/n} from the two tables of `step_tables`
-/// (plan.rs): the value for m's high bits (table at `high`) times the value for its `bits`
-/// low bits (table at `low`).
-fn two_table_root(high: usize, low: usize, bits: u32) -> String {
-    format!("cmul(tables[{high}u + (u32)(m >> {bits})], tables[{low}u + (u32)(m & {}u)])", (1usize << bits) - 1)
+/// The expression for a root of unity e^{-2 pi i m/n} from the tables of `digits` at `at`
+/// (`RootDigits::tables`): the entry for m's highest digit times the next one's, and so on.
+fn digit_root(at: usize, digits: RootDigits) -> String {
+    let (bits, mask) = (digits.bits, (1usize << digits.bits) - 1);
+    let mut offset = at;
+    let mut entries = Vec::new();
+    for d in 0..digits.digits {
+        let index = match (d, d + 1 == digits.digits) {
+            (0, _) => format!("m & {mask}u"),
+            (_, true) => format!("m >> {}", bits * d),
+            _ => format!("(m >> {}) & {mask}u", bits * d),
+        };
+        entries.push(format!("tables[{offset}u + (u32)({index})]"));
+        offset += digits.table_len(d);
+    }
+    let mut entries = entries.into_iter().rev();
+    let highest = entries.next().expect("a root has two digits or more");
+    entries.fold(highest, |product, entry| format!("cmul({product}, {entry})"))
+}
+
+/// How `digit_root` splits m, for the kernel's comments.
+fn digits_text(digits: RootDigits) -> String {
+    match digits.digits {
+        2 => "high bits of m times low bits".to_string(),
+        n => format!("the product of {n} tables, by {} bits of m each", digits.bits),
+    }
 }
 
 /// The index along the whole axis a side's values carry, if the kernel needs it: a half
@@ -373,12 +396,6 @@ fn element_type(values: &Values) -> &'static str {
         Values::Real => "real",
         _ => "cplx",
     }
-}
-
-/// Bits of m that index the four-step twiddle's low table: half of N's, rounded up.
-pub fn step_low_bits(len: usize) -> u32 {
-    let bits = usize::BITS - (len.max(2) - 1).leading_zeros();
-    bits.div_ceil(2)
 }
 
 #[cfg(test)]
