@@ -172,16 +172,17 @@ fn strided_passes_ping_pong() {
 #[test]
 fn strided_passes_of_other_rows_and_codelets() {
     for device in common::devices() {
-        // 1024 points as two passes of 32-point codelets, a thread per codelet (what the
-        // planner takes where 16 rows fill a multiprocessor's shared memory), 16 and 5 rows,
-        // twiddles read per value (the planner's) and as powers of one read.
-        for shape in [vec![1024, 16], vec![2, 1024, 5]] {
+        // 1024 and 900 points as two passes of 32- and 30-point codelets, a thread per codelet
+        // (what the planner takes where 16 rows fill a multiprocessor's shared memory), 16 and
+        // 5 rows, twiddles read per value (the planner's) and as powers of one read.
+        for (shape, radix) in [(vec![1024, 16], 32), (vec![2, 1024, 5], 32), (vec![900, 16], 30)] {
             for twiddles in [TwiddleSource::Table, TwiddleSource::TablePowers] {
                 let problem = FftNdProblem::c2c(&shape, &[shape.len() - 2]);
+                let len = shape[shape.len() - 2];
                 let mut recipe = coalesce::fft::FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap();
                 let pass = recipe.passes.iter_mut().find(|p| p.recipe.io.is_some()).expect("a strided pass");
-                pass.recipe.core = coalesce::fft::Core::Stockham { len: 1024, radices: vec![32, 32] };
-                pass.recipe.tuning.threads_per_transform = 32;
+                pass.recipe.core = coalesce::fft::Core::Stockham { len, radices: vec![radix, len / radix] };
+                pass.recipe.tuning.threads_per_transform = (len / radix) as u32;
                 pass.recipe.tuning.twiddles = twiddles;
                 if let Some(plan) = unless_too_big(&device, &problem, FftNdPlan::from_recipe(&device, recipe)) {
                     check_plan::<f32>(&device, &plan);

@@ -11,7 +11,7 @@ use super::random::{random_vec, Random};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftKind, CufftLayout, CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, Precision};
+use crate::fft::{reference, Core, Direction, FftKind, FftNdPlan, FftNdProblem, FftProblem, FftRecipe, Precision, TwiddleSource};
 use crate::{Backend, Element};
 
 /// One measured case: our fraction of copy, cuFFT's, and what it is.
@@ -344,22 +344,23 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
         "FFT strided pass (axis 1 of [batch, L, 256], C2C f32 forward): rows per block".to_string(),
         &["L", "radices", "rows", "threads", "min blocks", "shared KiB", "ms", "of copy", "pick"],
     );
-    let lengths: &[usize] = if quick { &[64, 256] } else { &[64, 256, 512, 1024, 2048, 4096, 241, 2039] };
-    for &len in lengths {
+    let lengths: &[usize] = if quick { &[64, 256] } else { &[64, 256, 512, 864, 896, 900, 960, 1024, 2048, 4096, 241, 2039] };
+    for &len in lengths.iter().filter(|&&len| cfg.fft.keeps(len)) {
         let batch = batch_for(quick, len * 256, 8);
         let problem = FftNdProblem::c2c(&[batch, len, 256], &[1]);
         let pick = crate::fft::FftNdRecipe::design(problem.clone(), lim)?;
         let input = device.upload(&random_vec::<Complex<f32>>(problem.len(), 5))?;
         let mut output = device.alloc::<Complex<f32>>(problem.len())?;
-        for (core, rows, min_blocks) in strided_configs(&pick.passes[0].recipe) {
+        for StridedConfig { core, twiddles, rows, min_blocks } in strided_configs(&pick.passes[0].recipe, lim) {
             let mut recipe = pick.clone();
             let r = &mut recipe.passes[0].recipe;
-            let is_pick = r.core == core && r.tuning.transforms_per_block == rows && r.tuning.min_blocks_per_sm == min_blocks;
+            let is_pick = r.core == core && r.tuning.twiddles == twiddles && r.tuning.transforms_per_block == rows && r.tuning.min_blocks_per_sm == min_blocks;
             let widest = core.pass_butterflies().into_iter().map(|(_, b)| b as u32).min().unwrap_or(1);
             if r.core != core {
                 r.core = core;
                 r.tuning.threads_per_transform = widest;
             }
+            r.tuning.twiddles = twiddles;
             r.tuning.transforms_per_block = rows;
             r.tuning.threads_per_transform = r.tuning.threads_per_transform.min((lim.max_threads / rows).max(1));
             r.tuning.min_blocks_per_sm = min_blocks;
@@ -367,12 +368,12 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
             if r.check(lim).is_err() || r.shared_bytes() * u64::from(min_blocks) > lim.shared_bytes {
                 continue;
             }
-            let (threads, shared, radices) = (r.threads_per_block(), r.shared_bytes(), radices_text(&r.core));
+            let (threads, shared, radices, twiddles) = (r.threads_per_block(), r.shared_bytes(), radices_text(&r.core), r.tuning.twiddles);
             let plan = FftNdPlan::from_recipe(device, recipe)?;
             let t = time_launches(device, cfg.timing(), || plan.execute(Direction::Forward, &input, &mut output))?;
             table.row(vec![
                 len.to_string(),
-                radices,
+                format!("{radices}{}", if twiddles == TwiddleSource::Table { " (table)" } else { "" }),
                 rows.to_string(),
                 threads.to_string(),
                 min_blocks.to_string(),
@@ -387,32 +388,48 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
 }
 
 /// A Stockham core's radices as "16x16x4" ("-" for the other algorithms).
-fn radices_text(core: &crate::fft::Core) -> String {
+fn radices_text(core: &Core) -> String {
     match core {
-        crate::fft::Core::Stockham { radices, .. } => radices.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x"),
+        Core::Stockham { radices, .. } => radices.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x"),
         _ => "-".into(),
     }
 }
 
-/// The (core, rows per block, launch bound) configurations `strided_rows` times for a pass
-/// designed as `pick`: every row count under the pick's core, and for rows of 1024 points or
-/// more the fewest passes of codelets up to 32 points and bounds of 2 and 3 blocks too.
-fn strided_configs(pick: &crate::fft::FftRecipe) -> Vec<(crate::fft::Core, u32, u32)> {
-    use crate::fft::Core;
+/// One configuration of a strided pass that `strided_rows` times.
+#[derive(PartialEq)]
+struct StridedConfig {
+    core: Core,
+    twiddles: TwiddleSource,
+    rows: u32,
+    min_blocks: u32,
+}
+
+/// The configurations `strided_rows` times for a pass designed as `pick`: every row count
+/// under the pick's core, and for rows of more than 512 points (16 of them fill most of a
+/// multiprocessor) also the fewest passes of codelets up to 32 points and the core the
+/// planner designs without `two_long_codelets`, under bounds of 1, 2 and 3 blocks.
+fn strided_configs(pick: &FftRecipe, lim: crate::fft::DeviceLimits) -> Vec<StridedConfig> {
+    let twiddles = pick.tuning.twiddles;
     // Counts that are not powers of two too: 12 rows of 1024 points would leave room for two
     // blocks a multiprocessor, where 16 fill it alone (they ran slower, twenty-sixth session).
-    let mut out: Vec<(Core, u32, u32)> = [1u32, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32].into_iter().map(|rows| (pick.core.clone(), rows, 1)).collect();
+    let mut out: Vec<StridedConfig> = [1u32, 2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32].into_iter().map(|rows| StridedConfig { core: pick.core.clone(), twiddles, rows, min_blocks: 1 }).collect();
     let len = pick.core.len();
-    if len >= 1024 {
-        let mut cores = vec![pick.core.clone()];
+    if len > 512 {
+        let mut cores = vec![(pick.core.clone(), twiddles)];
         if let Some(radices) = crate::fft::fewer_passes::fewest_pass_radices(len, 32) {
-            cores.push(Core::Stockham { len, radices });
+            cores.push((Core::Stockham { len, radices: radices.clone() }, TwiddleSource::Table));
+            cores.push((Core::Stockham { len, radices }, TwiddleSource::TablePowers));
         }
-        for core in cores {
+        let problem = FftProblem::c2c(len, 1);
+        if let Ok(plain) = FftRecipe::design_core(problem, None, crate::fft::factor::StockhamModel::STRIDED_GRID_RADER, lim) {
+            cores.push((plain.core, plain.tuning.twiddles));
+        }
+        for (core, twiddles) in cores {
             for rows in [4u32, 8, 16] {
                 for min_blocks in [1u32, 2, 3] {
-                    if !out.contains(&(core.clone(), rows, min_blocks)) {
-                        out.push((core.clone(), rows, min_blocks));
+                    let config = StridedConfig { core: core.clone(), twiddles, rows, min_blocks };
+                    if !out.contains(&config) {
+                        out.push(config);
                     }
                 }
             }

@@ -296,10 +296,17 @@ impl StridedIo {
 /// shared memory is more than half the block's limit, so no second block overlaps its loads
 /// with its arithmetic): two passes of codelets of up to 32 points where the length allows
 /// (13-smooth codelets), each thread holding a whole codelet's values: fewer threads and
-/// barriers, more loads in flight a thread. On an H200 (`bench fft --suite strided`, L = 1024,
-/// twenty-sixth session) 32 x 32 ran at 0.735 of copy against 0.666 for 16 x 16 x 4.
+/// barriers, more loads in flight a thread. Only for the lengths measured faster so.
+/// Lengths whose strided f32 passes ran faster as two long codelets with a twiddle read per
+/// value, 16 rows a block (`bench fft --suite strided`, H200, twenty-sixth session, against the
+/// planner's core before): 864 = 32 x 27 0.724 of copy against 0.692, 896 = 32 x 28 0.720
+/// against 0.604, 900 = 30 x 30 0.704 against 0.564, 1024 = 32 x 32 0.715 against 0.662. The
+/// only other length the rule could take on an H100 or H200, 960 = 32 x 30, ran at 0.644
+/// against 0.691 and keeps its three passes.
+const TWO_LONG_CODELET_LENS: [usize; 4] = [864, 896, 900, 1024];
+
 fn two_long_codelets(len: usize, precision: Precision, fills: bool) -> Option<Vec<usize>> {
-    if precision != Precision::F32 || !fills {
+    if precision != Precision::F32 || !fills || !TWO_LONG_CODELET_LENS.contains(&len) {
         return None;
     }
     fewest_pass_radices(len, LARGEST_COMPOSITE_CODELET).filter(|r| r.len() == 2 && r.iter().all(|&radix| is_smooth(radix, 13)))
@@ -437,6 +444,8 @@ mod tests {
         for r in [FftRecipe::design_strided(1024, Precision::F32, io(64), roomy).unwrap(), FftRecipe::design_strided(1024, Precision::F64, io(64), h200).unwrap()] {
             assert_ne!(r.core, Core::Stockham { len: 1024, radices: vec![32, 32] }, "{}", r.describe());
         }
+        assert_eq!(FftRecipe::design_strided(900, Precision::F32, io(64), h200).unwrap().core, Core::Stockham { len: 900, radices: vec![30, 30] });
+        assert_eq!(FftRecipe::design_strided(960, Precision::F32, io(64), h200).unwrap().core.passes(), 3);
         // 512 points: 68 KiB, three blocks a multiprocessor.
         assert_ne!(FftRecipe::design_strided(512, Precision::F32, io(64), h200).unwrap().core.passes(), 2);
     }
