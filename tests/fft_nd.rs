@@ -236,7 +236,7 @@ fn long_contiguous_rows_run_in_one_launch() {
     for device in common::devices() {
         // Smooth rows up to 16384 points in one launch where shared memory holds them (not
         // NVIDIA's OpenCL, which allows 48 KiB): C2C, R2C (even: a half-length core; odd:
-        // widened), C2R, f64; a prime factor over 13 still splits.
+        // widened), C2R, f64; a prime factor over 13 still splits. Even real rows up to 32768.
         let roomy = device.info().shared_memory_per_block >= 140 * 1024;
         let passes = |p: &FftNdProblem| coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len();
         for n in [8192, 15000, 16384] {
@@ -247,6 +247,28 @@ fn long_contiguous_rows_run_in_one_launch() {
         assert_eq!(passes(&FftNdProblem::c2c_1d(8191 * 2, 1)), 4, "2 x 8191: Bluestein");
         for p in [FftNdProblem::r2c_1d(16384, 2), FftNdProblem::c2r_1d(16384, 2), FftNdProblem::r2c_1d(15015, 2), FftNdProblem::c2r_1d(12288, 3)] {
             check_real::<f32>(&device, p);
+        }
+        // Even real rows twice as long (their core is the complex row of half their length);
+        // one a half-length core's prime factor over 13 splits.
+        for p in [FftNdProblem::r2c_1d(32768, 2), FftNdProblem::c2r_1d(32768, 2), FftNdProblem::r2c_1d(30000, 1), FftNdProblem::c2r_1d(24576, 3)] {
+            assert_eq!(passes(&p) == 1, roomy, "{p:?}");
+            check_real::<f32>(&device, p);
+        }
+        assert!(passes(&FftNdProblem::r2c_1d(2 * 16381, 1)) > 1, "2 x 16381: Bluestein");
+        for p in [FftNdProblem::r2c_1d(16384, 2).f64(), FftNdProblem::c2r_1d(16384, 2).f64()] {
+            assert_eq!(passes(&p) == 1, roomy, "{p:?}");
+            check_real::<f64>(&device, p);
+        }
+        // 8192 real points: a half of 4096 in one launch wherever shared memory holds it (f32
+        // even in 48 KiB; f64 there splits).
+        for p in [FftNdProblem::r2c_1d(8192, 2), FftNdProblem::c2r_1d(8192, 2)] {
+            assert_eq!(passes(&p), 1, "{p:?}");
+            check_real::<f32>(&device, p);
+        }
+        let small = device.info().shared_memory_per_block < 4096 * 16 * 17 / 16;
+        for p in [FftNdProblem::r2c_1d(8192, 2).f64(), FftNdProblem::c2r_1d(8192, 2).f64()] {
+            assert_eq!(passes(&p) == 1, !small, "{p:?}");
+            check_real::<f64>(&device, p);
         }
         check::<f64>(&device, FftNdProblem::c2c_1d(8192, 2).f64());
         check::<f32>(&device, FftNdProblem::c2c(&[3, 8192, 2], &[0, 1]).in_place());

@@ -39,7 +39,7 @@ fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
 
 /// Long 1D: powers of two 2^12..2^28, lengths with large prime factors and primes over one
 /// launch (Bluestein), f32; powers of two to 2^24 in f64; R2C and C2R f32 powers of two and
-/// 10^6 + 3.
+/// 10^6 + 3, f64 powers of two to 2^24.
 pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     let mut specs = Vec::new();
     let top = if quick { 16 } else { 28 };
@@ -68,6 +68,12 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
             let batch = batch_for(quick, n, 4);
             let problem = FftNdProblem { kind, ..FftNdProblem::r2c_1d(n, batch) };
             specs.push((format!("{name} {n} x{batch} f32"), format!("{name} {group}"), problem, vec![n], batch));
+        }
+        // f64 powers of two up to 2^24, as for C2C.
+        for k in 12..=top.min(24) {
+            let (n, batch) = (1usize << k, batch_for(quick, 1 << k, 8));
+            let problem = FftNdProblem { kind, ..FftNdProblem::r2c_1d(n, batch) }.f64();
+            specs.push((format!("{name} {n} x{batch} f64"), format!("{name} f64"), problem, vec![n], batch));
         }
     }
     specs
@@ -475,10 +481,14 @@ mod tests {
         }
         let c2r = find(&long, "c2r 1048576 x64 f32").expect("C2R 2^20");
         assert_eq!((c2r.0.as_str(), c2r.1, c2r.2), ("c2r powers of two", vec![64, 1048576], 64));
-        // --sizes 65536: the four 2^16 cases of large-1d; 1024: the 2D 1024^2 cases only.
+        assert_eq!(long.iter().filter(|s| s.1 == "r2c f64").count(), 13);
+        // --sizes 65536: the six 2^16 cases of large-1d; 1024: the 2D 1024^2 cases only.
         let opts = |sizes| super::super::fft_suite::FftBenchOptions { sizes, ..Default::default() };
         let names = |specs: Vec<Spec>| specs.into_iter().map(|s| s.0).collect::<Vec<_>>();
-        assert_eq!(names(selected(long, &opts(vec![65536..=65536]))), ["65536 x512 f32", "65536 x256 f64", "r2c 65536 x1024 f32", "c2r 65536 x1024 f32"]);
+        assert_eq!(
+            names(selected(long, &opts(vec![65536..=65536]))),
+            ["65536 x512 f32", "65536 x256 f64", "r2c 65536 x1024 f32", "r2c 65536 x512 f64", "c2r 65536 x1024 f32", "c2r 65536 x512 f64"]
+        );
         let square = names(selected(two.clone(), &opts(vec![1024..=1024])));
         assert!(!square.is_empty() && square.iter().all(|n| n.contains("1024^2")), "{square:?}");
         assert_eq!(selected(two.clone(), &opts(Vec::new())).len(), two.len());

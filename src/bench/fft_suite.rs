@@ -16,7 +16,7 @@ use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, Timin
 use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
 use crate::error::{Error, Result};
 use crate::fft::factor::largest_prime_factor;
-use crate::fft::{complex_bytes, reference, Direction, FftKind, FftPlan, FftProblem, Precision};
+use crate::fft::{complex_bytes, reference, Direction, FftKind, FftPlan, FftProblem, Precision, MAX_REAL_ROW_LEN};
 use crate::Backend;
 
 /// Which FFT measurements `bench fft` makes.
@@ -150,7 +150,8 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
             FftSuite::Plan => tables.push(plan_times(device)?),
             FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r => {
                 let (kind, precision) = suite.variants_of().expect("a variants suite");
-                let sizes = if opts.sizes.is_empty() { super::fft_variants::default_sizes(kind) } else { (1..=4096).filter(keep).collect() };
+                // Named sizes up to the longest rows multi-pass plans run in one launch.
+                let sizes = if opts.sizes.is_empty() { super::fft_variants::default_sizes(kind) } else { (1..=MAX_REAL_ROW_LEN).filter(keep).collect() };
                 tables.push(super::fft_variants::run(device, cfg, &sizes, &opts.variants, kind, precision)?);
             }
             FftSuite::Large1d => tables.push(super::fft_nd_suite::run(device, cfg, "large 1D", super::fft_nd_suite::large_1d(cfg.quick))?),

@@ -10,7 +10,7 @@ use super::fft_suite::{batch_to_fill, cufft_kind, geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision};
+use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, MAX_SINGLE_LAUNCH_LEN};
 use crate::Backend;
 
 /// C2C sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -54,7 +54,9 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let batch = batch_to_fill(kind, precision, n, budget);
-        let pick = FftRecipe::design(FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision), lim)?;
+        // Rows longer than one launch's 1D plans are those of multi-pass plans' contiguous passes.
+        let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
+        let pick = if n > MAX_SINGLE_LAUNCH_LEN { FftRecipe::design_row(problem, lim)? } else { FftRecipe::design(problem, lim)? };
         for (what, r) in pick.variants(lim) {
             offered.insert(what.clone());
             if only.is_empty() || only.iter().any(|o| matches(o, &what)) {

@@ -6,7 +6,7 @@
 //!
 //! [`FftTuning::half_spectrum_pairs`]: super::FftTuning::half_spectrum_pairs
 
-use super::problem::{FftKind, Precision};
+use super::problem::{FftKind, Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking};
 
 /// Rows a block beyond which `with_c2r_first_pass_threads` leaves the pick alone (rows of 448
@@ -17,6 +17,11 @@ const C2R_STAGED_PAIRS_MAX_FIRST_RADIX: usize = 15;
 /// The radix cap under which C2R rows of first radix 16 are designed again, so that they
 /// stage their load in pairs (`reads_c2r_pairs_apart_at_radix_16`).
 pub(super) const C2R_PAIRED_RADIX_CAP: usize = C2R_STAGED_PAIRS_MAX_FIRST_RADIX;
+/// Threads a block from which long C2R rows take a launch bound (`with_c2r_long_row_launch_bound`):
+/// 11520 points (360 threads) gained, 8192 (256) did not.
+const C2R_LONG_ROW_MIN_THREADS: u32 = 360;
+/// Registers a thread keeps under that launch bound: 64 and 56 paid, 42 spilled into losses.
+const C2R_LONG_ROW_REGISTER_FLOOR: u32 = 56;
 
 impl FftRecipe {
     /// Whether the kernel should separate or rebuild the half spectrum a pair at a time.
@@ -59,8 +64,13 @@ impl FftRecipe {
     /// design of its own (1408 1.34x, 576 1.29x, 960 1.29x; 12 of them in one pass more, 2048 to
     /// 4096, 1.04x..1.22x); slower 3744 0.97x, 3872 0.96x, 4032 0.91x, where the extra pass
     /// costs more. First radices above 16 (17..61: prime codelets, or 18, 20) not measured.
+    /// Not the rows of multi-pass plans longer than one launch's 1D plans: the uncapped design
+    /// (elementwise) was faster at every one measured (twenty-seventh session, 'radix<=27' in
+    /// `--suite variants-c2r --sizes 8192,16384,24576,32768`, which designs as uncapped does:
+    /// 1.08x, 1.07x, 1.12x, 1.25x).
     pub(super) fn reads_c2r_pairs_apart_at_radix_16(&self) -> bool {
-        self.is_f32_c2r_direct_stockham_row() && !self.tuning.half_spectrum_pairs && self.core.first_radix() == Some(16)
+        let long_row = self.problem.len > MAX_SINGLE_LAUNCH_LEN;
+        self.is_f32_c2r_direct_stockham_row() && !long_row && !self.tuning.half_spectrum_pairs && self.core.first_radix() == Some(16)
     }
 
     /// Whether this is an f32 C2R of even length on contiguous direct Stockham rows: the rows
@@ -124,6 +134,29 @@ impl FftRecipe {
         let warps_a_row = |r: &FftRecipe| r.threads_per_block().div_ceil(32) as f64 / r.tuning.transforms_per_block as f64;
         let pays = recipe.tuning.threads_per_transform < t.threads_per_transform && warps_a_row(&recipe) < warps_a_row(&self);
         if pays && recipe.check(limits).is_ok() { recipe } else { self }
+    }
+
+    /// f32 C2R direct rows longer than one launch's 1D plans (the contiguous passes of
+    /// multi-pass plans) with at least C2R_LONG_ROW_MIN_THREADS threads a block: a launch bound
+    /// for the most blocks, 3 or 2, that leaves a thread C2R_LONG_ROW_REGISTER_FLOOR registers
+    /// and whose shared memory fits. Their first pass holds X[i] and X[m-i] of each value: 78
+    /// registers a thread at 16384 points (Nsight Compute), so one block of 512 threads a
+    /// multiprocessor where shared memory holds two. Measured on an H200 (twenty-seventh
+    /// session, `--suite variants-c2r`, 'min 2/3 blocks/SM' beside the pick): 16384 (512
+    /// threads) 1.20x with 2 blocks and 0.75x with 3 (42 registers); 12288 (384) 1.11x with 3;
+    /// 24576 (768) 0.61x with 2 (42 registers) and 1.00x with 3, 32768 (1024) 1.00x with 3, 8192
+    /// (256 threads) 0.97x with 3 and 0.92x with 2. Then, the rule built, at lengths it had not
+    /// been fitted on: 15360 (480) 1.04x, 13824 (432) 1.00x, 12288 1.07x over one block;
+    /// 11520 (360) 1.02x with 3 and 1.08x with 2 (it was then at 384 threads or more).
+    pub(super) fn with_c2r_long_row_launch_bound(self, limits: DeviceLimits) -> FftRecipe {
+        let threads = self.threads_per_block();
+        let long_row = self.problem.len > MAX_SINGLE_LAUNCH_LEN;
+        if !long_row || !self.is_f32_c2r_direct_stockham_row() || threads < C2R_LONG_ROW_MIN_THREADS {
+            return self;
+        }
+        let fits = |blocks: u32| 65536 / (blocks * threads) >= C2R_LONG_ROW_REGISTER_FLOOR && u64::from(blocks) * self.shared_bytes() <= limits.shared_bytes;
+        let blocks = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
+        self.retuned_if(blocks > 1, |t| t.min_blocks_per_sm = blocks)
     }
 
     /// f32 C2R direct rows that stage their load in pairs (`stages_c2r_direct_load`), with
@@ -252,6 +285,31 @@ mod tests {
         // Staged rows, and first passes of prime radix above 16 (3034 = 2 x 41 x 37), stay.
         assert_eq!(threads(FftProblem::c2r(3034, 8)).0, 41);
         assert!(!design(FftProblem::c2r(260, 8)).tuning.direct_io);
+    }
+
+    #[test]
+    fn long_c2r_rows_keep_radix_16_and_take_a_launch_bound() {
+        use crate::fft::Precision;
+        let row = |p: FftProblem| FftRecipe::design_row(p, H200).unwrap();
+        // Rows of multi-pass plans (over 4096 points) keep the uncapped design's first radix
+        // 16, each value read on its own; 4096 is capped to stage pairs.
+        let long = row(FftProblem::c2r(16384, 8));
+        assert_eq!(long.core.stages()[0].radices, [16, 16, 16, 2]);
+        assert!(!long.tuning.half_spectrum_pairs);
+        assert_eq!(row(FftProblem::c2r(4096, 8)).core.stages()[0].radices, [8, 8, 8, 4]);
+        // Launch bounds: the most blocks (3 or 2) leaving 56 registers a thread and fitting
+        // shared memory, from 360 threads a block: 16384 (512 threads) 2, 12288 (384) and
+        // 11520 (360) 3; not 8192 (256 threads), 24576 (768) or 32768 (1024), nor R2C, f64
+        // or rows of one launch's 1D plans.
+        let bound = |p: FftProblem| row(p).tuning.min_blocks_per_sm;
+        assert_eq!(bound(FftProblem::c2r(16384, 8)), 2);
+        assert_eq!(row(FftProblem::c2r(16384, 8)).threads_per_block(), 512);
+        assert_eq!(bound(FftProblem::c2r(12288, 8)), 3);
+        assert_eq!(bound(FftProblem::c2r(11520, 8)), 3);
+        for p in [FftProblem::c2r(8192, 8), FftProblem::c2r(24576, 8), FftProblem::c2r(32768, 8), FftProblem::r2c(16384, 8), FftProblem::c2r(16384, 8).precision(Precision::F64)] {
+            assert_eq!(bound(p), 1, "{p:?}");
+        }
+        assert!(design(FftProblem::c2r(4096, 8)).tuning.min_blocks_per_sm == 1);
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! single-launch passes, each one read and one write of the whole array:
 //!
 //! - an axis of length up to [`MAX_SINGLE_LAUNCH_LEN`] takes one pass: contiguous rows for the
-//!   last axis, otherwise a strided pass whose blocks take neighbouring columns;
+//!   last axis, otherwise a strided pass whose blocks take neighbouring columns; contiguous
+//!   13-smooth rows take one up to the longest a block's shared memory holds (`longest_row`:
+//!   16384 f32 points), even real rows up to twice that (their kernels transform the complex
+//!   row of half their length);
 //! - a longer axis of length N = N1 N2 takes two (four-step, with the twiddle and the
 //!   transposition folded into the passes): pass A transforms over n2 the values
 //!   x[n1 + N1 n2], multiplies by e^{-2 pi i n1 k2/N} and writes Y[n1, k2] at N2 n1 + k2;
@@ -435,7 +438,7 @@ impl AxisJob {
             return Some(problem);
         }
         let padded = problem.row_distances(apart_in, apart_out);
-        padded.validate_up_to(MAX_ROW_LEN).is_ok().then_some(padded)
+        padded.validate_row().is_ok().then_some(padded)
     }
 
     /// Four-step split into pass A over `n2` points (its strided rows) and the rest: the
@@ -585,7 +588,13 @@ impl Planner {
         // MAX_SINGLE_LAUNCH_LEN points, longer rows only the contiguous kernels).
         let io = job.io();
         let rows = io.input().contiguous_rows().is_some() && io.output().contiguous_rows().is_some() && job.len <= MAX_SINGLE_LAUNCH_LEN;
-        let (_, split) = self.costs.axis(job.len, contiguous.is_none() && !rows);
+        // An even real row's kernel transforms the complex row of half its length: one launch
+        // up to twice the longest complex row, where shared memory holds that half (R2C of
+        // 32768 f32 points ran at 0.31 of copy in two passes; cuFFT's one kernel at 0.53).
+        let bytes = super::recipe::complex_bytes(self.precision);
+        let half_fits = |half: usize| half <= self.costs.long_row && is_smooth(half, 13) && half as u64 * bytes * 17 / 16 <= self.limits.shared_bytes;
+        let half_row = contiguous.as_ref().is_some_and(|p| p.kind != FftKind::C2C && p.len.is_multiple_of(2) && half_fits(p.len / 2));
+        let split = if half_row { None } else { self.costs.axis(job.len, contiguous.is_none() && !rows).1 };
         let Some(n2) = split else {
             let recipe = match contiguous {
                 Some(problem) => FftRecipe::design_row(problem, self.limits)?,
@@ -1128,6 +1137,18 @@ mod tests {
         // 8192^2: the rows in one pass, the columns in two.
         assert_eq!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])), 3);
         assert_eq!(longest_row(Precision::F32, DeviceLimits { shared_bytes: 48 * 1024, ..DeviceLimits::H200 }), MAX_SINGLE_LAUNCH_LEN);
+        // Even real rows: twice as long (a half-length complex kernel), where shared memory
+        // holds the half: 32768 f32 and 16384 f64 points on an H200; in 48 KiB, 8192 f32 points
+        // (a half of 32 KiB) but not 8192 f64 (64 KiB).
+        for p in [FftNdProblem::r2c_1d(32768, 2), FftNdProblem::c2r_1d(32768, 2), FftNdProblem::r2c_1d(16384, 2).f64(), FftNdProblem::c2r_1d(16384, 2).f64()] {
+            assert_eq!(passes(p.clone()), 1, "{p:?}");
+        }
+        assert_eq!(passes(FftNdProblem::r2c_1d(65536, 2)), 2);
+        assert_eq!(passes(FftNdProblem::r2c_1d(32768, 2).f64()), 2);
+        let small = DeviceLimits { shared_bytes: 48 * 1024, ..H200 };
+        let small_passes = |p: FftNdProblem| FftNdRecipe::design(p, small).unwrap().passes.len();
+        assert_eq!(small_passes(FftNdProblem::r2c_1d(8192, 2)), 1);
+        assert_eq!(small_passes(FftNdProblem::c2r_1d(8192, 2).f64()), 2);
     }
 
     #[test]

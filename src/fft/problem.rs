@@ -12,6 +12,10 @@ pub const MAX_SINGLE_LAUNCH_LEN: usize = 4096;
 /// cuFFT runs 8192 and 16384 points in one kernel; two passes over them ran at 0.46 of copy.
 pub const MAX_ROW_LEN: usize = 16384;
 
+/// The longest even real row (R2C's input, C2R's output) a multi-pass plan transforms in one
+/// launch: its kernel transforms the complex row of half its length, so twice MAX_ROW_LEN.
+pub const MAX_REAL_ROW_LEN: usize = 2 * MAX_ROW_LEN;
+
 /// Which transform: complex to complex, or real signals and their N/2+1 half spectra.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FftKind {
@@ -133,8 +137,14 @@ impl FftProblem {
         self.validate_up_to(MAX_SINGLE_LAUNCH_LEN)
     }
 
-    /// As `validate`, for rows of up to `max_len` points (multi-pass plans run contiguous
-    /// rows of up to [`MAX_ROW_LEN`] in one launch).
+    /// As `validate`, for the rows multi-pass plans run in one launch: up to [`MAX_ROW_LEN`]
+    /// points, or [`MAX_REAL_ROW_LEN`] for even real rows.
+    pub(crate) fn validate_row(&self) -> Result<()> {
+        let even_real = self.kind != FftKind::C2C && self.len.is_multiple_of(2);
+        self.validate_up_to(if even_real { MAX_REAL_ROW_LEN } else { MAX_ROW_LEN })
+    }
+
+    /// As `validate`, for rows of up to `max_len` points.
     pub(crate) fn validate_up_to(&self, max_len: usize) -> Result<()> {
         if self.len == 0 {
             return Err(Error::invalid("FFT length is 0: the length must be at least 1"));
@@ -144,8 +154,8 @@ impl FftProblem {
         }
         if self.len > max_len {
             return Err(Error::Unsupported(format!(
-                "FFT length {} is longer than {MAX_SINGLE_LAUNCH_LEN}, the longest this version plans \
-                 (one kernel launch per batch); split the transform or use lengths up to {MAX_SINGLE_LAUNCH_LEN}",
+                "FFT length {} is longer than {max_len}, the longest this version plans \
+                 (one kernel launch per batch); split the transform or use lengths up to {max_len}",
                 self.len
             )));
         }
@@ -343,8 +353,14 @@ mod tests {
         assert!(FftProblem::r2c(11, 5).row_distances(13, 7).validate().is_ok());
         assert!(FftProblem::c2r(12, 5).row_distances(7, 14).validate().is_ok());
         assert!(FftProblem::c2c(12, 5).row_distances(12, 12).in_place().validate().is_err());
-        // Longer rows only through validate_up_to (multi-pass plans).
+        // Longer rows only through validate_row (multi-pass plans): twice as long where real
+        // and even, since their kernels transform the complex row of half their length.
         assert!(FftProblem::c2c(8192, 1).validate().is_err());
-        assert!(FftProblem::c2c(8192, 1).validate_up_to(MAX_ROW_LEN).is_ok());
+        assert!(FftProblem::c2c(8192, 1).validate_row().is_ok());
+        assert!(FftProblem::c2c(2 * MAX_ROW_LEN, 1).validate_row().is_err());
+        assert!(FftProblem::r2c(MAX_REAL_ROW_LEN, 1).validate_row().is_ok());
+        assert!(FftProblem::c2r(MAX_REAL_ROW_LEN, 1).validate_row().is_ok());
+        assert!(FftProblem::r2c(MAX_REAL_ROW_LEN + 2, 1).validate_row().is_err());
+        assert!(FftProblem::r2c(MAX_ROW_LEN + 1, 1).validate_row().is_err(), "odd real rows are as long as their complex kernels");
     }
 }

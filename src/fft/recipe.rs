@@ -3,7 +3,7 @@
 //! and the only input of code generation.
 
 use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
-use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN};
+use super::problem::{FftKind, FftProblem, Precision};
 use super::cluster::{ClusterLimits, ClusterSplit};
 use super::strided::StridedIo;
 use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
@@ -547,10 +547,11 @@ impl FftRecipe {
         Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
-    /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`] points: the contiguous
+    /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`](super::MAX_ROW_LEN) points
+    /// (even real rows up to [`MAX_REAL_ROW_LEN`](super::MAX_REAL_ROW_LEN)): the contiguous
     /// passes of multi-pass plans.
     pub(crate) fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
-        problem.validate_up_to(MAX_ROW_LEN)?;
+        problem.validate_row()?;
         Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
@@ -600,6 +601,8 @@ impl FftRecipe {
             recipe = recipe.with_prime_rows_in_two_warps();
             // C2R rows pairing in a staged load: without the passes' padding (half_spectrum.rs).
             recipe = recipe.without_c2r_pairs_padding();
+            // Long C2R rows of many threads: a launch bound for more blocks (half_spectrum.rs).
+            recipe = recipe.with_c2r_long_row_launch_bound(limits);
         }
         let Core::Bluestein { factor, .. } = recipe.core else { return Ok(recipe) };
         let whole = Core::bluestein(len, len, whole_row_bluestein_len(len), radix_cap.unwrap_or(MAX_COMPOSITE_RADIX));
@@ -681,7 +684,7 @@ impl FftRecipe {
     /// The heuristic's tuning for a given core, which must compute a transform of length
     /// [`FftRecipe::core_len`].
     pub fn design_around(problem: FftProblem, core: Core, limits: DeviceLimits) -> Result<Self> {
-        problem.validate_up_to(MAX_ROW_LEN)?;
+        problem.validate_row()?;
         if core.len() != Self::core_len(&problem) {
             return Err(Error::invalid(format!(
                 "a core of length {} does not fit a length-{} {} problem: it needs length {}",

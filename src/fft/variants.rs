@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
@@ -16,9 +16,10 @@ impl FftRecipe {
                 out.push((name, r));
             }
         };
-        // Other radix caps (15: C2R's direct rows stage their pair load only under radix 16).
+        // Other radix caps (15: C2R's direct rows stage their pair load only under radix 16);
+        // as `design_with_radix_cap`, for the long rows of multi-pass plans too.
         for cap in LONG_CODELET_CAPS.into_iter().rev().chain([16, 15, 8, 4]) {
-            if let Ok(r) = FftRecipe::design_with_radix_cap(self.problem, limits, cap) {
+            if let Ok(r) = FftRecipe::design_core(self.problem, Some(cap), StockhamModel::CONTIGUOUS_ROWS, limits) {
                 offer(format!("radix<={cap}"), r);
             }
         }
