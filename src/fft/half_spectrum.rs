@@ -69,8 +69,13 @@ impl FftRecipe {
     /// `--suite variants-c2r --sizes 8192,16384,24576,32768`, which designs as uncapped does:
     /// 1.08x, 1.07x, 1.12x, 1.25x).
     pub(super) fn reads_c2r_pairs_apart_at_radix_16(&self) -> bool {
-        let long_row = self.problem.len > MAX_SINGLE_LAUNCH_LEN;
-        self.is_f32_c2r_direct_stockham_row() && !long_row && !self.tuning.half_spectrum_pairs && self.core.first_radix() == Some(16)
+        self.is_f32_c2r_direct_stockham_row() && !self.is_multi_pass_row() && !self.tuning.half_spectrum_pairs && self.core.first_radix() == Some(16)
+    }
+
+    /// Whether this row is longer than one launch's 1D plans take: a contiguous pass of a
+    /// multi-pass plan, where the C2R rules fitted on lengths up to 4096 were measured again.
+    fn is_multi_pass_row(&self) -> bool {
+        self.problem.len > MAX_SINGLE_LAUNCH_LEN
     }
 
     /// Whether this is an f32 C2R of even length on contiguous direct Stockham rows: the rows
@@ -149,12 +154,10 @@ impl FftRecipe {
     /// been fitted on: 15360 (480) 1.04x, 13824 (432) 1.00x, 12288 1.07x over one block;
     /// 11520 (360) 1.02x with 3 and 1.08x with 2 (it was then at 384 threads or more).
     pub(super) fn with_c2r_long_row_launch_bound(self, limits: DeviceLimits) -> FftRecipe {
-        let threads = self.threads_per_block();
-        let long_row = self.problem.len > MAX_SINGLE_LAUNCH_LEN;
-        if !long_row || !self.is_f32_c2r_direct_stockham_row() || threads < C2R_LONG_ROW_MIN_THREADS {
+        if !self.is_multi_pass_row() || !self.is_f32_c2r_direct_stockham_row() || self.threads_per_block() < C2R_LONG_ROW_MIN_THREADS {
             return self;
         }
-        let fits = |blocks: u32| 65536 / (blocks * threads) >= C2R_LONG_ROW_REGISTER_FLOOR && u64::from(blocks) * self.shared_bytes() <= limits.shared_bytes;
+        let fits = |blocks: u32| self.registers_under_bound(blocks) >= C2R_LONG_ROW_REGISTER_FLOOR && u64::from(blocks) * self.shared_bytes() <= limits.shared_bytes;
         let blocks = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
         self.retuned_if(blocks > 1, |t| t.min_blocks_per_sm = blocks)
     }

@@ -249,7 +249,7 @@ fn fused_trailing_axes(problem: &FftNdProblem, limits: DeviceLimits) -> Vec<usiz
         let fits = match real {
             false => points * n <= longest,
             // With a padding slot per 16 values (`longest_row`'s allowance).
-            true => points * n <= MAX_ROW_LEN && region * extent * bytes * 17 / 16 <= limits.shared_bytes as usize,
+            true => points * n <= MAX_ROW_LEN && fits_shared_padded(region * extent, problem.precision, limits),
         };
         if !fits {
             break;
@@ -591,8 +591,7 @@ impl Planner {
         // An even real row's kernel transforms the complex row of half its length: one launch
         // up to twice the longest complex row, where shared memory holds that half (R2C of
         // 32768 f32 points ran at 0.31 of copy in two passes; cuFFT's one kernel at 0.53).
-        let bytes = super::recipe::complex_bytes(self.precision);
-        let half_fits = |half: usize| half <= self.costs.long_row && is_smooth(half, 13) && half as u64 * bytes * 17 / 16 <= self.limits.shared_bytes;
+        let half_fits = |half: usize| half <= self.costs.long_row && is_smooth(half, 13) && fits_shared_padded(half, self.precision, self.limits);
         let half_row = contiguous.as_ref().is_some_and(|p| p.kind != FftKind::C2C && p.len.is_multiple_of(2) && half_fits(p.len / 2));
         let split = if half_row { None } else { self.costs.axis(job.len, contiguous.is_none() && !rows).1 };
         let Some(n2) = split else {
@@ -657,7 +656,7 @@ impl Planner {
         // at least a 128-byte line.
         let fits = |r: usize| match real {
             false => (MIN_SPLIT_GRID..=longest_row(self.precision, self.limits).min(self.limits.shared_bytes as usize / bytes)).contains(&(r * n)),
-            true => r * line >= MIN_SPLIT_GRID && r * n <= MAX_ROW_LEN && r * line * bytes * 17 / 16 <= self.limits.shared_bytes as usize,
+            true => r * line >= MIN_SPLIT_GRID && r * n <= MAX_ROW_LEN && fits_shared_padded(r * line, self.precision, self.limits),
         };
         if line * bytes < 128 {
             return None;
@@ -807,12 +806,17 @@ struct SplitCosts {
 /// MAX_ROW_LEN points whose values, with a spare slot per 16 against bank conflicts, fit a
 /// block's shared memory (16384 in f32 and 8192 in f64 on an H100 or H200).
 fn longest_row(precision: Precision, limits: DeviceLimits) -> usize {
-    let bytes = super::recipe::complex_bytes(precision);
     let mut len = MAX_ROW_LEN;
-    while len > MAX_SINGLE_LAUNCH_LEN && len as u64 * bytes * 17 / 16 > limits.shared_bytes {
+    while len > MAX_SINGLE_LAUNCH_LEN && !fits_shared_padded(len, precision, limits) {
         len /= 2;
     }
     len
+}
+
+/// Whether `values` complex values of `precision`, with a spare slot per 16 against bank
+/// conflicts, fit a block's shared memory.
+fn fits_shared_padded(values: usize, precision: Precision, limits: DeviceLimits) -> bool {
+    values as u64 * super::recipe::complex_bytes(precision) * 17 / 16 <= limits.shared_bytes
 }
 
 impl SplitCosts {

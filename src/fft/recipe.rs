@@ -110,7 +110,7 @@ impl Core {
     pub(crate) fn bluestein_two_block_bound_pays(&self, threads_per_block: u32, precision: Precision) -> bool {
         let Core::Bluestein { len, factor, conv_len, .. } = self else { return false };
         precision == Precision::F64
-            || threads_per_block == 65536 / (2 * BLUESTEIN_REGISTER_FLOOR)
+            || threads_per_block == REGISTERS_PER_MULTIPROCESSOR / (2 * BLUESTEIN_REGISTER_FLOOR)
             || (factor == len && conv_len.is_power_of_two())
     }
 
@@ -518,6 +518,9 @@ const BLUESTEIN_SNUG_PERCENT: usize = 202;
 /// where it leaves at least this many registers (N = 355 1.48x, 1601 1.17x, 3001 1.26x,
 /// 268 1.12x; within 3% elsewhere), slower where it left fewer (4001: 81, 0.94x).
 const RADER_REGISTER_FLOOR: u32 = 96;
+/// 32-bit registers of a multiprocessor (every NVIDIA GPU since Kepler): what a launch bound
+/// of `min_blocks_per_sm` blocks shares among their threads.
+const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
 /// Threads per row for power-of-two Bluestein convolutions at most (see `design_around`).
 const BLUESTEIN_MAX_THREADS: u32 = 256;
 /// Threads per row from which the passes read and write global memory themselves: below, rows
@@ -812,13 +815,13 @@ impl FftRecipe {
         if bluestein
             && core.region() >= 2048
             && threads_per_transform >= one_butterfly_each
-            && 65536 / (2 * recipe.threads_per_block()) >= BLUESTEIN_REGISTER_FLOOR
+            && recipe.registers_under_bound(2) >= BLUESTEIN_REGISTER_FLOOR
             && core.bluestein_two_block_bound_pays(recipe.threads_per_block(), problem.precision)
         {
             recipe.tuning.min_blocks_per_sm = 2;
         }
         if rader {
-            let fits = |blocks: u32| 65536 / (blocks * recipe.threads_per_block()) >= RADER_REGISTER_FLOOR;
+            let fits = |blocks: u32| recipe.registers_under_bound(blocks) >= RADER_REGISTER_FLOOR;
             recipe.tuning.min_blocks_per_sm = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
         }
         let mut recipe = recipe.with_least_conflicted_layout(limits);
@@ -959,6 +962,11 @@ impl FftRecipe {
 
     pub fn threads_per_block(&self) -> u32 {
         self.tuning.threads_per_transform * self.tuning.transforms_per_block
+    }
+
+    /// Registers a thread keeps under a launch bound of `blocks` blocks a multiprocessor.
+    pub(crate) fn registers_under_bound(&self, blocks: u32) -> u32 {
+        REGISTERS_PER_MULTIPROCESSOR / (blocks * self.threads_per_block())
     }
 
     /// This recipe with `threads` per transform and as many rows a block as keep the block's
