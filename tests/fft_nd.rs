@@ -533,6 +533,44 @@ fn real_transforms_of_every_algorithm_and_beyond_one_launch() {
     }
 }
 
+/// A long real axis runs as the complex axis of half its length (x[2n] + i x[2n+1]), its
+/// last pass (R2C) or first (C2R) holding each column beside its mirror image.
+#[test]
+fn long_real_axes_run_as_complex_axes_of_half_their_length() {
+    for device in common::devices() {
+        let limits = coalesce::fft::limits(&device);
+        let design = |p: &FftNdProblem| FftNdRecipe::design(p.clone(), limits).unwrap();
+        let packed = |p: &FftNdProblem| design(p).describe().contains("Packed");
+        // 2^21 reals: two passes, as C2C's 2^20 (three as real rows split four-step).
+        for p in [FftNdProblem::r2c_1d(1 << 21, 1), FftNdProblem::c2r_1d(1 << 21, 1)] {
+            assert!(packed(&p) && design(&p).passes.len() == 2, "{}", design(&p).describe());
+        }
+        // An odd count of columns (8194 = 2 x 17 x 241: a Rader pass), an even one with the
+        // middle column its own mirror image, several arrays, f64.
+        for n in [8194, 60000] {
+            for p in [FftNdProblem::r2c_1d(n, 3), FftNdProblem::c2r_1d(n, 3)] {
+                assert!(packed(&p), "{}", design(&p).describe());
+                check_real::<f32>(&device, p);
+            }
+        }
+        for p in [FftNdProblem::r2c_1d(40000, 2).f64(), FftNdProblem::c2r_1d(40000, 2).f64()] {
+            assert!(packed(&p), "{}", design(&p).describe());
+            check_real::<f64>(&device, p);
+        }
+        // Padded rows (an even distance: the reals still pair up) and FFTW's in-place layout;
+        // an odd distance splits the rows as reals.
+        for p in [FftNdProblem::r2c(&[2, 40000], &[1]).input_strides(&[40010, 1]), FftNdProblem::c2r(&[2, 40000], &[1]).output_strides(&[40010, 1])] {
+            assert!(packed(&p), "{}", design(&p).describe());
+            check_layout(&device, p, 1);
+        }
+        let odd = FftNdProblem::r2c(&[2, 40000], &[1]).input_strides(&[40001, 1]);
+        assert!(!packed(&odd), "{}", design(&odd).describe());
+        check_layout(&device, odd, 1);
+        check_real_in_place::<f32>(&device, FftNdProblem::r2c(&[2, 40000], &[1]).in_place());
+        check_real_in_place::<f32>(&device, FftNdProblem::c2r(&[2, 40000], &[1]).in_place());
+    }
+}
+
 #[test]
 fn large_prime_factors_by_bluestein_over_passes() {
     for device in common::devices() {

@@ -241,6 +241,9 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
     if let Some(c) = recipe.io.as_ref().and_then(|io| io.filter_step()) {
         values.extend(bluestein_filter_spectrum(c.len, c.conv_len));
     }
+    if let Some(p) = recipe.io.as_ref().and_then(|io| io.packed()) {
+        values.extend(RootDigits::of(p.len).tables());
+    }
     debug_assert_eq!(values.len(), layout.total);
     values
 }

@@ -1006,15 +1006,26 @@ impl FftRecipe {
 
     /// Blocks in the launch.
     pub fn blocks(&self) -> usize {
-        self.problem.batch.div_ceil(self.tuning.transforms_per_block as usize)
+        match self.packed_blocks() {
+            Some(p) => p.blocks(),
+            None => self.problem.batch.div_ceil(self.tuning.transforms_per_block as usize),
+        }
+    }
+
+    /// A strided pass with a packed real side: how its rows lie in blocks (mirror columns
+    /// together, see [`crate::fft::strided::PackedBlocks`]).
+    pub fn packed_blocks(&self) -> Option<crate::fft::strided::PackedBlocks> {
+        self.io.as_ref()?.packed_blocks(self.tuning.transforms_per_block as usize)
     }
 
     /// The kernel's name, saying what it computes: `fft_c2c_f32_n360_r15x12x2_t24x8`.
     pub fn kernel_name(&self) -> String {
         let p = &self.problem;
         let algo = self.core.label();
-        let packing = match self.packing {
-            RealPacking::HalfLength => "_half",
+        let packing = match (self.packing, self.io.as_ref().and_then(|io| io.packed())) {
+            (RealPacking::HalfLength, _) => "_half",
+            // A strided pass with a packed real side (R2C's last, C2R's first).
+            (_, Some(_)) => "_packed",
             _ => "",
         };
         let place = if p.placement == super::problem::Placement::InPlace && p.kind != FftKind::C2C { "_inplace" } else { "" };

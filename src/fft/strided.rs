@@ -14,7 +14,9 @@
 //! 213 us on an H200 against 146 us for C2C's moving the same bytes, sixteenth session).
 //! Between the passes of a split real axis only half the complex values are kept: R2C's last
 //! pass writes some of its coefficients to their mirror images (`HalfAxis::mirror_writes`),
-//! C2R's last reads half spectra of its own rows.
+//! C2R's last reads half spectra of its own rows. Where a long real axis's reals pair up, it
+//! runs instead as the complex axis of half its length with a packed side ([`PackedAxis`]),
+//! half the arithmetic.
 
 use super::problem::{FftKind, FftProblem, Precision};
 use super::factor::{is_smooth, StockhamModel, LARGEST_COMPOSITE_CODELET};
@@ -56,6 +58,9 @@ pub enum Values {
     Real,
     /// The half spectrum of a real axis: only its coefficients 0..=len/2 are stored.
     Half(HalfAxis),
+    /// The half spectrum of a real axis whose reals are transformed as complex pairs (R2C's
+    /// last pass, C2R's first; see [`PackedAxis`]).
+    Packed(PackedAxis),
 }
 
 /// Where value i of row b lies along the whole axis a pass helps transform: a four-step
@@ -119,6 +124,70 @@ impl HalfAxis {
     /// rows of a pass with `dims` batch dimensions across it.
     pub fn whole(len: usize, unit: usize, dims: usize) -> Self {
         HalfAxis { len, unit, at: AxisIndex::whole(dims), mirror_writes: None }
+    }
+}
+
+/// The half spectrum X[0..=len/2] of a real axis of even `len` points transformed over passes
+/// as the complex axis of m = len/2 points z[n] = x[2n] + i x[2n+1] (the reals read or written
+/// in pairs, as complex values): value i of row b is Z[g], g = `at`.of(b, i) < m, of that
+/// complex transform. Its rows hold g = K + P i, K = b mod P the row's column (P = `at.row`,
+/// see [`PackedAxis::columns`]); X[g] needs Z[g] and Z[m - g], which lie in the column P - K
+/// (mod P), value n - 1 - i (column 0: value (n - i) mod n). A pass with such a side takes
+/// the rows of columns K and P - K in one block (`PackedBlocks`):
+/// - R2C's last pass writes X[g] = (Z[g] + conj Z[m-g])/2 - i w^g (Z[g] - conj Z[m-g])/2,
+///   w = e^{-2 pi i/len}, and from column 0 also X[m] = Re Z[0] - Im Z[0] (value n of its row);
+/// - C2R's first pass reads X[g] (and X[m], value n of column 0's row) and transforms
+///   Z[g] = (X[g] + conj X[m-g]) + i w^-g (X[g] - conj X[m-g]), whose inverse is z.
+///
+/// The complex transform moves the same bytes as a real split (`AxisJob::real_split`) with
+/// half the arithmetic, and its passes are C2C's.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PackedAxis {
+    pub len: usize,
+    pub at: AxisIndex,
+}
+
+impl PackedAxis {
+    /// P, the columns of a pass's rows, where row b's column is b mod P: the batch dimensions
+    /// `at` weighs come first, as the digits of g below P (weights 1, count_0, count_0 count_1,
+    /// ...), and the others weigh nothing. None for any other layout.
+    pub fn columns(&self, batch: &[BatchDim]) -> Option<usize> {
+        let mut p = 1;
+        let mut weighted = true;
+        for (d, &w) in batch.iter().zip(&self.at.dims) {
+            match (weighted, w) {
+                (_, _) if d.count == 1 => {}
+                (true, w) if w == p => p *= d.count,
+                (_, 0) => weighted = false,
+                _ => return None,
+            }
+        }
+        (p == self.at.row && p >= 2).then_some(p)
+    }
+}
+
+/// How a pass with a packed side (see [`PackedAxis`]) lays its rows into blocks: each block
+/// holds `pairs` columns K of one array, K from tile * pairs up to P/2, in slots 0..pairs, and
+/// their mirror columns P - K in slots 2 pairs - 1 down to pairs (slot 2 pairs - 1 - s holds
+/// the mirror of slot s), so that both halves of the block are runs of neighbouring rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PackedBlocks {
+    /// P: the columns of one array.
+    pub columns: usize,
+    /// Columns K <= P/2 a block takes (half its rows).
+    pub pairs: usize,
+    /// Arrays: rows / P.
+    pub arrays: usize,
+}
+
+impl PackedBlocks {
+    /// Blocks per array.
+    pub fn tiles(&self) -> usize {
+        (self.columns / 2 + 1).div_ceil(self.pairs)
+    }
+
+    pub fn blocks(&self) -> usize {
+        self.arrays * self.tiles()
     }
 }
 
@@ -228,6 +297,21 @@ impl StridedIo {
         self.chirps().find(|c| c.step == ChirpStep::Filter)
     }
 
+    /// The packed side (see [`PackedAxis`]): R2C's output or C2R's input.
+    pub fn packed(&self) -> Option<&PackedAxis> {
+        match (&self.input_values, &self.output_values) {
+            (Values::Packed(p), _) | (_, Values::Packed(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// How a pass with a packed side and `rows_per_block` rows a block lays out its blocks.
+    pub fn packed_blocks(&self, rows_per_block: usize) -> Option<PackedBlocks> {
+        let p = self.packed()?;
+        let columns = p.columns(&self.batch)?;
+        Some(PackedBlocks { columns, pairs: rows_per_block / 2, arrays: self.rows() / columns })
+    }
+
     /// Rows taken next to each other in a block are consecutive in the fastest batch
     /// dimension: `count` of them, at most.
     pub fn fastest_count(&self) -> usize {
@@ -265,6 +349,16 @@ impl StridedIo {
                     return Err(Error::invalid(format!("half-spectrum axis {h:?} for a batch of {} dimensions", self.batch.len())));
                 }
                 _ => {}
+            }
+        }
+        if let Some(p) = self.packed() {
+            // One packed side, no Bluestein step, no four-step twiddle on packed writes, and
+            // rows whose columns and values make up the m = len/2 coefficients.
+            let both = matches!((&self.input_values, &self.output_values), (Values::Packed(_), Values::Packed(_)));
+            let twiddled_writes = self.twiddle.is_some() && self.output_values != Values::Complex;
+            let columns = (p.at.dims.len() == self.batch.len()).then(|| p.columns(&self.batch)).flatten();
+            if both || twiddled_writes || self.chirps().next().is_some() || columns.is_none_or(|c| c * len * 2 != p.len) {
+                return Err(Error::invalid(format!("a packed real axis {p:?} on a pass of {len}-point rows over {:?}", self.batch)));
             }
         }
         for (chirp, values, read) in [(&self.input_chirp, &self.input_values, true), (&self.output_chirp, &self.output_values, false)] {
@@ -322,14 +416,23 @@ impl FftRecipe {
         problem.validate()?;
         let mut r = FftRecipe::design_core(problem, None, StockhamModel::STRIDED_GRID_RADER, limits)?;
         let bytes = complex_bytes(precision);
-        let wanted = (STRIDED_RUN_BYTES / bytes) as usize;
-        let mut rows = wanted.min(io.fastest_count().next_power_of_two()).max(1) as u32;
+        // R2C's packed last pass holds columns and their mirror images: a run of each (on an
+        // H200 against a run of both, twenty-eighth session: R2C 2^16 and 2^17 f32 1.29x, 2^22
+        // to 2^26 1.10-1.15x, f64 1.00-1.15x). C2R's packed first pass (which also twiddles)
+        // keeps one run: two ran 0.90-0.97x at most lengths.
+        let halves = if matches!(io.output_values, Values::Packed(_)) { 2 } else { 1 };
+        let wanted = halves * (STRIDED_RUN_BYTES / bytes) as usize;
+        let mut rows = wanted.min(halves * io.fastest_count().next_power_of_two()).max(1) as u32;
         let shared = |rows: u32| {
             let stride = if rows == 1 { 1 } else { rows as u64 + 1 };
             stride * r.core.region() as u64 * bytes
         };
         while rows > 1 && shared(rows) > limits.shared_bytes {
             rows /= 2;
+        }
+        // A packed real side pairs each block's rows with their mirror columns: two at least.
+        if io.packed().is_some() && rows < 2 {
+            return Err(Error::Unsupported(format!("a packed real pass of {len}-point rows needs two rows a block in shared memory")));
         }
         if let Some(radices) = two_long_codelets(len, precision, shared(rows) > limits.shared_bytes / 2) {
             r.tuning.threads_per_transform = (len / radices.iter().max().expect("two radices")) as u32;
@@ -461,6 +564,36 @@ mod tests {
         assert!(zero.validate(4, 1).is_err());
         let half = StridedIo { output_values: Values::Half(HalfAxis::whole(4, 5, 0)), ..io };
         assert!(half.validate(4, 1).unwrap_err().to_string().contains("half-spectrum"));
+    }
+
+    #[test]
+    fn packed_columns_are_the_low_digits_of_the_row() {
+        // R2C's last pass after two splits: columns k2 (64) and k2' (8) below P = 512, then 3
+        // arrays; blocks of 16 rows take 8 columns and their 8 mirror images.
+        let dim = |count, input| BatchDim { count, input, output: input };
+        let packed = PackedAxis { len: 2 * 512 * 16, at: AxisIndex { row: 512, dims: vec![1, 64, 0] } };
+        let batch = [dim(64, 1), dim(8, 64), dim(3, 8192)];
+        assert_eq!(packed.columns(&batch), Some(512));
+        let io = StridedIo {
+            input_stride: 512,
+            output_stride: 512,
+            batch: batch.to_vec(),
+            twiddle: None,
+            input_values: Values::Complex,
+            output_values: Values::Packed(packed.clone()),
+            input_chirp: None,
+            output_chirp: None,
+        };
+        assert!(io.validate(16, 1).is_ok());
+        let blocks = io.packed_blocks(16).unwrap();
+        assert_eq!((blocks.pairs, blocks.tiles(), blocks.blocks()), (8, 33, 99));
+        // Weights out of order, or a gap: no column index the kernel can use.
+        assert_eq!(PackedAxis { at: AxisIndex { row: 512, dims: vec![8, 1, 0] }, ..packed.clone() }.columns(&[dim(64, 1), dim(8, 64), dim(3, 8192)]), None);
+        assert_eq!(PackedAxis { at: AxisIndex { row: 512, dims: vec![1, 0, 64] }, ..packed.clone() }.columns(&batch), None);
+        // Rows that do not make up the m = len/2 coefficients, or a four-step twiddle on
+        // packed writes, are refused.
+        assert!(io.validate(8, 1).is_err());
+        assert!(StridedIo { twiddle: Some(StepTwiddle { len: 8192, dim: 0 }), ..io.clone() }.validate(16, 1).is_err());
     }
 
     #[test]

@@ -20,6 +20,7 @@
 mod cluster;
 mod io;
 mod mirror;
+mod packed;
 mod passes;
 mod strided;
 
@@ -57,6 +58,9 @@ pub struct TableLayout {
     /// 2 len, a table per digit of m; the filter's spectrum (conv_len values).
     pub pass_chirp_roots: usize,
     pub pass_filter: usize,
+    /// A packed real side: e^{-2 pi i m/len} (len the reals' axis), a table per digit of m,
+    /// for separating (R2C) or joining (C2R) the spectra of the even and odd reals.
+    pub packed_roots: usize,
     pub total: usize,
 }
 
@@ -84,6 +88,7 @@ impl TableLayout {
         let step_roots = take(recipe.io.as_ref().and_then(|io| io.twiddle).map_or(0, |t| RootDigits::of(t.len).entries()));
         let pass_chirp_roots = take(recipe.io.as_ref().and_then(|io| io.chirp_step()).map_or(0, |c| RootDigits::of(2 * c.len).entries()));
         let pass_filter = take(recipe.io.as_ref().and_then(|io| io.filter_step()).map_or(0, |c| c.conv_len));
+        let packed_roots = take(recipe.io.as_ref().and_then(|io| io.packed()).map_or(0, |p| RootDigits::of(p.len).entries()));
         TableLayout {
             core_twiddles,
             inner_twiddles,
@@ -95,6 +100,7 @@ impl TableLayout {
             step_roots,
             pass_chirp_roots,
             pass_filter,
+            packed_roots,
             total: at,
         }
     }

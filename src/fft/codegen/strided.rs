@@ -41,6 +41,10 @@ impl KernelWriter<'_> {
         self.coefficient_function("output_coefficient", io, side_index(&io.output_values, &io.output_chirp));
         self.chirp_function(io);
         self.value_functions(io);
+        let packed = r.packed_blocks();
+        if let Some(blocks) = packed {
+            self.packed_functions(io, blocks);
+        }
         let tpb = r.tuning.transforms_per_block;
         let (in_type, out_type) = (element_type(&io.input_values), element_type(&io.output_values));
         self.w.open(format!(
@@ -50,11 +54,24 @@ impl KernelWriter<'_> {
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
         self.w.line("const u32 tid = LOCAL_ID();");
-        self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)"));
+        match packed {
+            None => self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)")),
+            Some(_) => self.packed_block_rows(),
+        }
         self.load_rows(io);
+        let joined = packed.filter(|_| matches!(io.input_values, Values::Packed(_)));
+        if let Some(blocks) = joined {
+            self.load_packed_nyquist(io, blocks);
+        }
         self.w.line("BARRIER();");
+        if let Some(blocks) = joined {
+            self.join_packed_pairs(blocks);
+        }
         self.core(Source::Shared, Sink::Shared);
-        self.store_rows(io);
+        match packed {
+            Some(blocks) if matches!(io.output_values, Values::Packed(_)) => self.store_packed_rows(io, blocks),
+            _ => self.store_rows(io),
+        }
         self.w.close();
     }
 
@@ -80,9 +97,10 @@ impl KernelWriter<'_> {
             Core::Rader { len, .. } => len,
             _ => r.core.region(),
         };
-        match row_start(&input, "input_offset") {
+        let row = self.block_row("row");
+        match row_start(&input, "input_offset", &row) {
             Some(start) => self.row_loop(load_count, |w| {
-                w.line(format!("SH(row, i) = read_value(in + {start}, tables, input_coefficient(first + row), i, sign);"));
+                w.line(format!("SH(row, i) = read_value(in + {start}, tables, input_coefficient({row}), i, sign);"));
             }),
             None => {
                 self.w.line(format!("const GLOBAL {}* in_row = in + input_offset(b);", element_type(&io.input_values)));
@@ -100,10 +118,15 @@ impl KernelWriter<'_> {
         self.w.comment(&[&format!("store: {}", Self::side_text(&output))]);
         let store_count = r.core.len();
         let buffer = self.buffers.row;
-        match row_start(&output, "output_offset") {
+        let row = self.block_row("row");
+        // A packed side's blocks hold some rows twice: only one copy is written.
+        let packed = r.packed_blocks().is_some();
+        let guard = |slot: &str| if packed { format!("if (packed_writes(group, {slot})) ") } else { String::new() };
+        match row_start(&output, "output_offset", &row) {
             Some(start) => self.row_loop(store_count, |w| {
                 w.line(format!(
-                    "write_value(out + {start}, tables, step_index(first + row), output_coefficient(first + row), i, {}, sign, scale);",
+                    "{}write_value(out + {start}, tables, step_index({row}), output_coefficient({row}), i, {}, sign, scale);",
+                    guard("row"),
                     Self::sh(buffer, "row", "i")
                 ));
             }),
@@ -112,7 +135,7 @@ impl KernelWriter<'_> {
                 self.w.line("const u64 step = step_index(b);");
                 self.w.line("const u64 k0 = output_coefficient(b);");
                 self.w.line("(void)step; (void)k0;");
-                self.own_row(store_count, r.tuning.threads_per_transform, |i| format!("write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", Self::sh(buffer, "s", i)));
+                self.own_row(store_count, r.tuning.threads_per_transform, |i| format!("{}write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", guard("s"), Self::sh(buffer, "s", i)));
             }
         }
     }
@@ -221,8 +244,11 @@ impl KernelWriter<'_> {
         if let Core::Bluestein { len, .. } = self.r.core {
             self.w.line(format!("if (i >= {len}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */"));
         }
-        if let Some(index) = side_index(&io.input_values, &io.input_chirp) {
-            self.w.line(format!("const u64 g = g0 + (u64)i * {}u;   /* the coefficient this value is */", index.row));
+        match side_index(&io.input_values, &io.input_chirp) {
+            Some(index) if !matches!(io.input_values, Values::Packed(_)) => {
+                self.w.line(format!("const u64 g = g0 + (u64)i * {}u;   /* the coefficient this value is */", index.row));
+            }
+            _ => {}
         }
         if let Some(c) = &io.input_chirp {
             self.w.line(format!("if (g >= {}u) return MAKE_CPLX(0, 0);   /* Bluestein's zero padding */", c.len));
@@ -231,6 +257,13 @@ impl KernelWriter<'_> {
         match &io.input_values {
             Values::Complex => self.w.line(format!("cplx v = row[{at}];")),
             Values::Real => self.w.line(format!("cplx v = MAKE_CPLX(row[{at}], 0);   /* a real signal */")),
+            Values::Packed(_) => {
+                // Joined with its mirror image before the transform (join_packed), the
+                // inverse's conjugate included.
+                self.w.line(format!("return row[{at}];   /* X[g] as stored */"));
+                self.w.close();
+                return;
+            }
             Values::Half(h) => {
                 // One load, from the coefficient or its mirror image (measured no different
                 // from a select between two loads, sixteenth session).
@@ -310,8 +343,17 @@ impl KernelWriter<'_> {
         self.w.close();
     }
 
+    /// Batch row of the block's row `row` (an expression): `first + row`, or for a packed
+    /// side the row of its slot (`packed_row`).
+    pub(super) fn block_row(&self, row: &str) -> String {
+        match self.r.packed_blocks() {
+            Some(_) => format!("packed_row(group, {row})"),
+            None => format!("first + {row}"),
+        }
+    }
+
     /// The thread's own row s, values t, t + threads, ...: `body(i)` writes the statement.
-    fn own_row(&mut self, count: usize, threads: u32, body: impl Fn(&str) -> String) {
+    pub(super) fn own_row(&mut self, count: usize, threads: u32, body: impl Fn(&str) -> String) {
         let trips = count.div_ceil(threads as usize);
         self.w.open("if (s < rows)");
         self.w.line("#pragma unroll");
@@ -327,15 +369,15 @@ impl KernelWriter<'_> {
     }
 }
 
-/// Where row `first + row` of a side starts, if its values are contiguous: such rows are
-/// copied row by row, consecutive threads on consecutive values, wherever the rows lie (one
-/// row distance, or `offset_fn` of the batch dimensions: C2R's pass A writes n1/2 + 1 rows an
-/// array, which do not continue into the next array's). Columns (None) are walked one row a
-/// thread, neighbouring threads on neighbouring rows.
-fn row_start(side: &SideLayout, offset_fn: &str) -> Option<String> {
+/// Where row `row` (an expression: `first + row`) of a side starts, if its values are
+/// contiguous: such rows are copied row by row, consecutive threads on consecutive values,
+/// wherever the rows lie (one row distance, or `offset_fn` of the batch dimensions: C2R's
+/// pass A writes n1/2 + 1 rows an array, which do not continue into the next array's).
+/// Columns (None) are walked one row a thread, neighbouring threads on neighbouring rows.
+pub(super) fn row_start(side: &SideLayout, offset_fn: &str, row: &str) -> Option<String> {
     match (side.contiguous_rows(), side.stride) {
-        (Some(stride), _) => Some(format!("(first + row) * {stride}u")),
-        (None, 1) => Some(format!("{offset_fn}(first + row)")),
+        (Some(stride), _) => Some(format!("({row}) * {stride}u")),
+        (None, 1) => Some(format!("{offset_fn}({row})")),
         _ => None,
     }
 }
@@ -349,7 +391,7 @@ fn batch_index(io: &StridedIo, d: usize) -> String {
 
 /// The expression for a root of unity e^{-2 pi i m/n} from the tables of `digits` at `at`
 /// (`RootDigits::tables`): the entry for m's highest digit times the next one's, and so on.
-fn digit_root(at: usize, digits: RootDigits) -> String {
+pub(super) fn digit_root(at: usize, digits: RootDigits) -> String {
     let (bits, mask) = (digits.bits, (1usize << digits.bits) - 1);
     let mut offset = at;
     let mut entries = Vec::new();
@@ -380,6 +422,7 @@ fn digits_text(digits: RootDigits) -> String {
 pub(super) fn side_index<'a>(values: &'a Values, chirp: &'a Option<Chirp>) -> Option<&'a AxisIndex> {
     match (values, chirp) {
         (Values::Half(h), _) => Some(&h.at),
+        (Values::Packed(p), _) => Some(&p.at),
         (_, Some(c)) => Some(&c.at),
         _ => None,
     }
@@ -391,7 +434,7 @@ fn times(s: usize) -> String {
 }
 
 /// The kernel's type of one element of a side.
-fn element_type(values: &Values) -> &'static str {
+pub(super) fn element_type(values: &Values) -> &'static str {
     match values {
         Values::Real => "real",
         _ => "cplx",
@@ -411,8 +454,10 @@ mod tests {
         // C2R of 2^20 in two passes: pass A reads the half spectrum (coefficient n1 + 1024 n2,
         // n1 the fastest batch dimension) for rows n1 <= 512 only, and writes them row by row
         // (513 rows an array: through output_offset); the last reads its rows as half spectra
-        // of 1024 (values over 512 from rows 1024 - n1) and writes real parts.
-        let r = FftNdRecipe::design(FftNdProblem::c2r_1d(1 << 20, 2), H200).unwrap();
+        // of 1024 (values over 512 from rows 1024 - n1) and writes real parts. (Reals an odd
+        // distance apart, which do not pair up as complex values: see the packed test below.)
+        let odd = (1 << 20) + 1;
+        let r = FftNdRecipe::design(FftNdProblem::c2r(&[2, 1 << 20], &[1]).output_strides(&[odd, 1]), H200).unwrap();
         let first = fft_source(&r.passes[0].recipe).body;
         assert!(first.contains("(const GLOBAL cplx* in, GLOBAL cplx* out"), "{first}");
         assert!(first.contains("const u64 g = g0 + (u64)i * 1024u;"));
@@ -428,7 +473,7 @@ mod tests {
         // R2C: reals in, coefficients k2 <= 512 of each row kept; then rows k2 <= 512 write
         // coefficient g = k2 + 1024 k1 up to 2^19, and past it its mirror image, conjugated,
         // where no row writes that one (0 < k2 < 512).
-        let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 20, 1), H200).unwrap();
+        let r = FftNdRecipe::design(FftNdProblem::r2c(&[2, 1 << 20], &[1]).input_strides(&[odd, 1]), H200).unwrap();
         let first = fft_source(&r.passes[0].recipe).body;
         assert!(first.contains("(const GLOBAL real* in, GLOBAL cplx* out") && first.contains("MAKE_CPLX(row[(u64)i * 1024u], 0)"));
         assert!(first.contains("if (k0 + (u64)i * 1u > 512u) return;"), "{first}");
@@ -436,6 +481,27 @@ mod tests {
         assert!(last.contains("const u64 r = g % 1024u;"), "{last}");
         assert!(last.contains("if (g > 524288u && (r == 0 || 2 * r >= 1024u)) return;"));
         assert!(last.contains("row[(i64)((u64)i * 1024u) - (i64)(2 * g - 1048576u) * 1] = MAKE_CPLX(v.x * scale, -v.y * (sign * scale));"));
+    }
+
+    #[test]
+    fn packed_passes_join_or_separate_mirror_columns() {
+        // 2^20 reals as 2^19 complex pairs, 1024 x 512: C2R's first pass (rows over 512
+        // points, 1024 columns, 8 and their 8 mirror images a block) joins X[g] and X[m - g]
+        // (X[m] from value 512 of column 0) before its transform; R2C's last (rows over 1024,
+        // 512 columns, 8 and 8 a block: two runs of 16 rows of 1024 do not fit shared memory)
+        // separates them as it writes.
+        let r = FftNdRecipe::design(FftNdProblem::c2r_1d(1 << 20, 1), H200).unwrap();
+        let first = fft_source(&r.passes[0].recipe).body;
+        assert!(first.contains("return slot < 8u ? k : (1024u - k) % 1024u;"), "{first}");
+        assert!(first.contains("sh[16u] = in[input_offset(packed_row(group, 0)) + (u64)512u * 1024u];   /* X[m] */"));
+        assert!(first.contains("SH(slot, i) = join_packed(a, x, cconj(w), sign);"));
+        assert!(first.contains("if (col != 0 && 2 * col != 1024u) SH(other, ip) = join_packed(x, a, MAKE_CPLX(-w.x, -w.y), sign);"));
+        assert!(first.contains("if (packed_writes(group, row)) write_value(") || first.contains("if (packed_writes(group, s)) write_value("));
+        let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 20, 1), H200).unwrap();
+        let last = fft_source(&r.passes[1].recipe).body;
+        assert!(last.contains("return slot < 8u ? k : (512u - k) % 512u;"), "{last}");
+        assert!(last.contains("if (g == 0) row[(u64)1024u * 512u] = MAKE_CPLX((z.x - z.y) * scale, 0);"));
+        assert!(last.contains("write_packed(out_row, tables, k0, i, SH(s, i), SH(15u - s, k0 == 0 ? (1024u - i) % 1024u : 1023u - i), sign, scale);"));
     }
 
     #[test]

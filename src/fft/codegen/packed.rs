@@ -1,0 +1,168 @@
+//! Strided passes with a packed real side (`strided::PackedAxis`): a long real axis of len
+//! points transformed over passes as the complex axis of m = len/2 points z[n] = x[2n] + i
+//! x[2n+1]. R2C's last pass separates the spectra of the even and odd reals as it writes the
+//! half spectrum; C2R's first joins them as it reads it. Both need Z[g] beside Z[m - g], which
+//! lies in another row of the pass (the mirror column, `PackedAxis`): each block takes `pairs`
+//! neighbouring columns K and, in its other slots, their mirror columns P - K, so that both
+//! halves of the block read and write runs of neighbouring rows.
+//!
+//! Slot s < pairs holds column K = tile * pairs + s, slot 2 pairs - 1 - s its mirror image.
+//! Columns 0 and P/2 are their own mirror images: their second copy is read but never
+//! written, as are the copies of column P/2 that pad the last tile (`packed_writes`).
+
+use super::strided::{digit_root, element_type, row_start};
+use super::KernelWriter;
+use crate::fft::strided::{PackedAxis, PackedBlocks, StridedIo, Values};
+use crate::fft::tables::RootDigits;
+
+impl KernelWriter<'_> {
+    /// `packed_column`, `packed_row`, `packed_writes` and `packed_root`; `join_packed` (C2R)
+    /// or `write_packed` (R2C).
+    pub(super) fn packed_functions(&mut self, io: &StridedIo, blocks: PackedBlocks) {
+        let PackedBlocks { columns: p, pairs, .. } = blocks;
+        let tiles = blocks.tiles();
+        let packed = io.packed().expect("a packed side");
+        self.w.comment(&[
+            &format!("A packed real axis of {} reals as {} complex pairs: each block takes columns K <= {} of one", packed.len, packed.len / 2, p / 2),
+            &format!("array ({pairs} a block, slots 0..{pairs}) and their mirror images {p} - K (slots {} down to {pairs}).", 2 * pairs - 1),
+        ]);
+        self.w.open("DEVICE_FN u64 packed_column(u64 group, u32 slot)");
+        self.w.line(format!("const u32 low = slot < {pairs}u ? slot : {}u - slot;", 2 * pairs - 1));
+        self.w.line(format!("u64 k = (group % {tiles}u) * {pairs}u + low;"));
+        self.w.line(format!("if (k > {0}u) k = {0}u;   /* past the last column: a copy of column {0}, never written */", p / 2));
+        self.w.line(format!("return slot < {pairs}u ? k : ({p}u - k) % {p}u;"));
+        self.w.close();
+        self.w.open("DEVICE_FN u64 packed_row(u64 group, u32 slot)");
+        self.w.line(format!("return (group / {tiles}u) * {p}u + packed_column(group, slot);   /* the array, then the column */"));
+        self.w.close();
+        self.w.comment(&["Whether a slot writes its row: columns past P/2 and the second copies of columns 0 and P/2 do not."]);
+        self.w.open("DEVICE_FN bool packed_writes(u64 group, u32 slot)");
+        self.w.line(format!("const u32 low = slot < {pairs}u ? slot : {}u - slot;", 2 * pairs - 1));
+        self.w.line(format!("const u64 k = (group % {tiles}u) * {pairs}u + low;"));
+        self.w.line(format!("return k <= {}u && (slot < {pairs}u || (k != 0 && 2 * k != {p}u));", p / 2));
+        self.w.close();
+        let digits = RootDigits::of(packed.len);
+        self.w.comment(&[&format!("w^m = e^(-2 pi i m/{}), m < {}", packed.len, packed.len)]);
+        self.w.open("DEVICE_FN cplx packed_root(const GLOBAL cplx* RESTRICT tables, u64 m)");
+        self.w.line(format!("return {};", digit_root(self.tables.packed_roots, digits)));
+        self.w.close();
+        match (&io.input_values, &io.output_values) {
+            (Values::Packed(_), _) => self.join_packed_function(),
+            _ => self.write_packed_function(io, packed, blocks),
+        }
+    }
+
+    /// C2R: `join_packed(a, b, r, sign)`, the value Z = (a + conj b) + i r (a - conj b) the
+    /// complex inverse transform takes at coefficient g (a = X[g], b = X[m - g], r = w^-g),
+    /// conjugated for the forward core where the transform is inverse.
+    fn join_packed_function(&mut self) {
+        self.w.open("DEVICE_FN cplx join_packed(cplx a, cplx b, cplx r, real sign)");
+        self.w.line("const cplx e = MAKE_CPLX(a.x + b.x, a.y - b.y);   /* X[g] + conj X[m-g]: the even reals' spectrum */");
+        self.w.line("const cplx o = cmul(r, MAKE_CPLX(a.x - b.x, a.y + b.y));   /* w^-g (X[g] - conj X[m-g]): the odd reals' */");
+        self.w.line("return MAKE_CPLX(e.x - o.y, (e.y + o.x) * sign);   /* e + i o; inverse: conj on the way in */");
+        self.w.close();
+    }
+
+    /// R2C: `write_packed(row, tables, k0, i, z, zm, sign, scale)`, which stores X[g] of value
+    /// i of a row of column k0 from z = Z[g] and zm = Z[m - g] (and X[m] from Z[0]).
+    fn write_packed_function(&mut self, io: &StridedIo, packed: &PackedAxis, blocks: PackedBlocks) {
+        let n = packed.len / 2 / blocks.columns;
+        let half = self.lit.real(0.5);
+        let stride = io.output_stride;
+        self.w.open(format!(
+            "DEVICE_FN void write_packed(GLOBAL {}* row, const GLOBAL cplx* RESTRICT tables, u64 k0, u32 i, cplx z, cplx zm, real sign, real scale)",
+            element_type(&io.output_values)
+        ));
+        self.w.line(format!("const u64 g = k0 + (u64)i * {}u;   /* the coefficient */", blocks.columns));
+        self.w.line("z.y *= sign; zm.y *= sign;   /* Z[g], Z[m-g] (inverse: conj on the way out) */");
+        self.w.line(format!("const cplx e = MAKE_CPLX((z.x + zm.x) * {half}, (z.y - zm.y) * {half});   /* (Z[g] + conj Z[m-g]) / 2: the even reals' spectrum */"));
+        self.w.line(format!("const cplx o = MAKE_CPLX((z.x - zm.x) * {half}, (z.y + zm.y) * {half});   /* (Z[g] - conj Z[m-g]) / 2: i times the odd reals' */"));
+        self.w.line("const cplx x = cadd(e, cmul_neg_i(cmul(packed_root(tables, g), o)));   /* X[g] = e - i w^g o */");
+        self.w.line(format!("row[(u64)i * {stride}u] = cscale(x, scale);"));
+        self.w.line(format!("if (g == 0) row[(u64){n}u * {stride}u] = MAKE_CPLX((z.x - z.y) * scale, 0);   /* X[m] = Re Z[0] - Im Z[0] */"));
+        self.w.close();
+    }
+
+    /// `s`, `t`, `group`, `rows` and `b` for a packed pass (see `block_rows`): every slot
+    /// holds a row.
+    pub(super) fn packed_block_rows(&mut self) {
+        let tpb = self.r.tuning.transforms_per_block;
+        self.w.line(format!("const u32 s = tid % {tpb}u;   /* the block's slot this thread works on: neighbours take neighbouring rows */"));
+        self.w.line(format!("const u32 t = tid / {tpb}u;   /* thread within the row's group */"));
+        self.w.line("const u64 group = (u64)GROUP_ID();");
+        self.w.line(format!("const u32 rows = {tpb}u;   /* every slot holds a row (packed_column) */"));
+        self.w.line("const u64 b = packed_row(group, s);   /* this thread's row */");
+        self.w.line("(void)t; (void)b; (void)batch;");
+    }
+
+    /// C2R: X[m], value n of column 0's row, into the spare slot after the first values of
+    /// the block's rows (never a row's), where the block holds column 0.
+    pub(super) fn load_packed_nyquist(&mut self, io: &StridedIo, blocks: PackedBlocks) {
+        let tpb = self.r.tuning.transforms_per_block;
+        let n = self.r.core.len();
+        self.w.line(format!(
+            "if (tid == 0 && group % {}u == 0) sh[{tpb}u] = in[input_offset(packed_row(group, 0)) + (u64){n}u * {}u];   /* X[m] */",
+            blocks.tiles(),
+            io.input_stride
+        ));
+    }
+
+    /// C2R, after the load: each pair of values X[g], X[m - g] of the block's rows replaced by
+    /// the complex transform's input at g and m - g, in place; one thread a pair.
+    pub(super) fn join_packed_pairs(&mut self, blocks: PackedBlocks) {
+        let (n, tpb) = (self.r.core.len(), self.r.tuning.transforms_per_block);
+        let PackedBlocks { columns: p, pairs, .. } = blocks;
+        let threads = self.r.threads_per_block() as usize;
+        let trips = (pairs * n).div_ceil(threads);
+        self.w.comment(&["join: X[g] and X[m-g] (the mirror slot's value n-1-i; column 0's (n-i) mod n, and X[m] for g = 0) into Z[g], Z[m-g]"]);
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 k = 0; k < {trips}u; ++k)"));
+        self.w.line(format!("const u32 e = tid + k * {threads}u;"));
+        self.w.open(format!("if (e < {}u)", pairs * n));
+        self.w.line(format!("const u32 slot = e % {pairs}u, i = e / {pairs}u;   /* neighbouring threads on neighbouring slots */"));
+        self.w.line(format!("const u32 other = {}u - slot;", 2 * pairs - 1));
+        self.w.line("const u64 col = packed_column(group, slot);");
+        self.w.line(format!("const u32 ip = col == 0 ? ({n}u - i) % {n}u : {}u - i;", n - 1));
+        self.w.line("cplx a = SH(slot, i);");
+        self.w.line(format!("cplx x = col == 0 && i == 0 ? sh[{tpb}u] : SH(other, ip);"));
+        self.w.line("if (col == 0 && i == 0) a.y = x.y = 0;   /* X[0] and X[m] are real: their imaginary parts are ignored */");
+        self.w.line(format!("const cplx w = packed_root(tables, col + (u64)i * {p}u);   /* w^g */"));
+        self.w.line("SH(slot, i) = join_packed(a, x, cconj(w), sign);");
+        self.w.comment(&["columns 0 and P/2 are their own mirror images: their other copy is only read"]);
+        self.w.line(format!("if (col != 0 && 2 * col != {p}u) SH(other, ip) = join_packed(x, a, MAKE_CPLX(-w.x, -w.y), sign);   /* w^-(m-g) = -w^g */"));
+        self.w.close();
+        self.w.close();
+        self.w.line("BARRIER();");
+    }
+
+    /// R2C: the block's transformed rows written as X[g], each value with its mirror image.
+    pub(super) fn store_packed_rows(&mut self, io: &StridedIo, blocks: PackedBlocks) {
+        let n = self.r.core.len();
+        let other = 2 * blocks.pairs - 1;
+        let buffer = self.buffers.row;
+        let mirror = |k0: &str| format!("{k0} == 0 ? ({n}u - i) % {n}u : {}u - i", n - 1);
+        let output = io.output();
+        self.w.comment(&["store: X[g] from Z[g] and Z[m-g] (the mirror slot's value n-1-i; column 0's (n-i) mod n)"]);
+        let row = self.block_row("row");
+        match row_start(&output, "output_offset", &row) {
+            Some(start) => self.row_loop(n, |w| {
+                w.line(format!("const u64 k0 = output_coefficient({row});"));
+                w.line(format!(
+                    "if (packed_writes(group, row)) write_packed(out + {start}, tables, k0, i, {}, {}, sign, scale);",
+                    Self::sh(buffer, "row", "i"),
+                    Self::sh(buffer, &format!("{other}u - row"), &mirror("k0"))
+                ));
+            }),
+            None => {
+                self.w.line(format!("GLOBAL {}* out_row = out + output_offset(b);", element_type(&io.output_values)));
+                self.w.line("const u64 k0 = output_coefficient(b);   /* the row's column */");
+                self.w.line("const bool writes = packed_writes(group, s);");
+                let (sh_here, sh_other) = (Self::sh(buffer, "s", "i"), Self::sh(buffer, &format!("{other}u - s"), &mirror("k0")));
+                self.own_row(n, self.r.tuning.threads_per_transform, |i| {
+                    debug_assert_eq!(i, "i");
+                    format!("if (writes) write_packed(out_row, tables, k0, i, {sh_here}, {sh_other}, sign, scale);")
+                });
+            }
+        }
+    }
+}
