@@ -182,6 +182,34 @@ fn strided_passes_ping_pong() {
 }
 
 #[test]
+fn strided_columns_read_and_written_directly_or_staged() {
+    // Every strided Stockham pass with a side of columns, read and written in the core's
+    // passes (direct_io) and staged, whichever the planner picked: four-step passes of a long
+    // axis (twiddled, one side rows), column passes of 2D and 3D arrays, Bluestein's chirped
+    // passes of a prime over one launch (5003), and blocks with rows past the batch.
+    let shapes: [(&[usize], &[usize]); 7] = [(&[1 << 16, 3], &[0]), (&[256, 9], &[0]), (&[3, 512, 17], &[1]), (&[48, 64, 40], &[0, 1]), (&[3, 96, 40], &[0, 1]), (&[5003, 2], &[0]), (&[2, 1024, 5], &[1])];
+    for device in common::devices() {
+        for (shape, axes) in shapes {
+            for direct in [true, false] {
+                check_retuned(&device, FftNdProblem::c2c(shape, axes), |recipe| {
+                    let mut columns = 0;
+                    for pass in &mut recipe.passes {
+                        let r = &mut pass.recipe;
+                        let Some(io) = &r.io else { continue };
+                        let stockham = matches!(r.core, coalesce::fft::Core::Stockham { .. }) && r.core.passes() > 0;
+                        if stockham && r.cluster.is_none() && io.packed().is_none() && (io.input_stride != 1 || io.output_stride != 1) {
+                            r.tuning.direct_io = direct;
+                            columns += 1;
+                        }
+                    }
+                    assert!(columns > 0, "{shape:?} axes {axes:?}: a strided pass over columns");
+                });
+            }
+        }
+    }
+}
+
+#[test]
 fn strided_passes_of_other_rows_and_codelets() {
     for device in common::devices() {
         // 1024 and 900 points as two passes of 32- and 30-point codelets, a thread per codelet

@@ -190,6 +190,9 @@ impl FftRecipe {
         let mut b = FftRecipe::design_strided(n1, precision, second, limits)?;
         a.tuning.transforms_per_block = m as u32;
         b.tuning.transforms_per_block = p as u32;
+        // Staged both ways: pass B reads its values from its peers' shared memory.
+        a.tuning.direct_io = false;
+        b.tuning.direct_io = false;
         let bytes = complex_bytes(precision);
         let block_bytes = (m * (n2 + 1)).max(b.buffer_values()) as u64 * bytes + BLOCK_RESERVED_BYTES;
         let resident = ((limits.shared_bytes + BLOCK_RESERVED_BYTES) / block_bytes).clamp(1, 8) as usize;

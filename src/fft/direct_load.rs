@@ -4,10 +4,12 @@
 //! a row, which is why the copy out pays; their first pass may read global memory all the same
 //! (`FftTuning::direct_io` with `staged_store`), sparing the copy in and its barrier.
 //! Longer rows read and write global memory in their passes; those whose last pass writes
-//! many short runs stage their store (`with_staged_store`).
+//! many short runs stage their store (`with_staged_store`). Strided passes read and write
+//! their sides of columns in their passes too (`with_direct_columns`).
 
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking};
+use super::strided::StridedIo;
 
 /// Threads a row from which staged rows read global memory in their first pass: rows of one
 /// and two threads (one pass of up to 16 points, or two short ones) ran 0.96x so.
@@ -34,6 +36,12 @@ const STAGED_STORE_MIN_LAST_RADIX: usize = 16;
 /// Fewest rows a block of the direct rows that stage their store: blocks of 1..3 rows (rows of
 /// 59- and 61-point codelets) ran 0.98x so, 5 of 14 under 0.97x.
 const STAGED_STORE_MIN_ROWS: u32 = 4;
+
+/// Shared memory of the strided passes that read and write their columns directly
+/// (`with_direct_columns`): blocks of 64 KiB or more, at most three a multiprocessor on an
+/// H100 or H200, where the registers that direct access costs took no block away (1024
+/// points: 120 registers against 88, one 512-thread block either way; 512: 57 against 53).
+const DIRECT_COLUMNS_MIN_SHARED_BYTES: u64 = 64 << 10;
 
 impl FftRecipe {
     /// Staged Stockham rows of DIRECT_LOAD_MIN_THREADS threads or more: the first pass
@@ -80,6 +88,50 @@ impl FftRecipe {
             r.tuning.drop_padding();
         }
         r
+    }
+
+    /// Strided Stockham passes of blocks of DIRECT_COLUMNS_MIN_SHARED_BYTES or more read and
+    /// write their columns in the core's own passes: where a side is walked a row a thread
+    /// (values `stride` apart, neighbouring threads on neighbouring rows), the first pass reads
+    /// its values from global memory and the last writes them there, in the order the staged
+    /// copy took them (thread t of a row takes values t, t + threads, ...), sparing a trip
+    /// through shared memory and a barrier each. Sides of contiguous rows stay staged (a thread
+    /// per value along the row: the copy is the transposition), and so do packed real sides
+    /// (their values are paired in shared memory).
+    ///
+    /// Measured on an H200 (twenty-ninth session, docs/BENCHMARKS.md, same-run A/B of `bench
+    /// fft --suite large-1d --suite 2d --suite 3d --suite layouts`): 1024-point columns (one
+    /// block a multiprocessor) 1.07x..1.19x (2^20 1.14x, 4096^2 1.07x, 1024^3 1.09x, columns of
+    /// 2^20 points 1.17x); 512..2048-point ones mostly 1.01x..1.12x, C2R's first pass 0.97x..0.99x.
+    /// 256-point columns (34 KiB blocks) took 60 registers against 48, a block fewer a
+    /// multiprocessor: 1.00x..1.02x, but C2R 256^2 0.95x and 256^3 0.96x, so they stay staged.
+    pub(crate) fn with_direct_columns(self) -> FftRecipe {
+        let applies = (self.reads_columns_directly_if_direct() || self.writes_columns_directly_if_direct())
+            && self.shared_bytes() >= DIRECT_COLUMNS_MIN_SHARED_BYTES;
+        self.retuned_if(applies, |tuning| tuning.direct_io = true)
+    }
+
+    /// A strided Stockham pass whose first pass reads its input side, a side of columns
+    /// (see `with_direct_columns`), from global memory under `direct_io`.
+    pub fn reads_columns_directly(&self) -> bool {
+        self.tuning.direct_io && self.reads_columns_directly_if_direct()
+    }
+
+    /// As `reads_columns_directly`, for the last pass's writes of the output side.
+    pub fn writes_columns_directly(&self) -> bool {
+        self.tuning.direct_io && self.writes_columns_directly_if_direct()
+    }
+
+    fn reads_columns_directly_if_direct(&self) -> bool {
+        self.io.as_ref().is_some_and(|io| self.direct_column_core(io) && io.input_stride != 1)
+    }
+
+    fn writes_columns_directly_if_direct(&self) -> bool {
+        self.io.as_ref().is_some_and(|io| self.direct_column_core(io) && io.output_stride != 1)
+    }
+
+    fn direct_column_core(&self, io: &StridedIo) -> bool {
+        matches!(self.core, Core::Stockham { .. }) && self.core.passes() > 0 && io.packed().is_none() && self.cluster.is_none()
     }
 
     /// f32 C2C direct rows of fewer than STAGED_STORE_MAX_THREADS threads whose last pass is of

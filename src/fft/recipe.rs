@@ -409,7 +409,8 @@ pub struct FftTuning {
     /// when a row has enough threads), sparing two trips through shared memory. R2C of even
     /// length still stores through shared memory: separating its spectrum pairs values i and
     /// m-i. Rader's first pass reads its input permuted from shared memory: there only the
-    /// last pass after its DFTs writes global memory.
+    /// last pass after its DFTs writes global memory. Strided passes: only their sides of
+    /// columns (see `FftRecipe::with_direct_columns`).
     pub direct_io: bool,
     /// With `direct_io` on Stockham rows whose last pass would write global memory itself:
     /// it writes shared memory instead and a store phase copies the rows out, coalesced,
@@ -858,9 +859,10 @@ impl FftRecipe {
             )));
         }
         if let Some(io) = &self.io {
-            if (!self.is_strided_grid() && (t.direct_io || self.problem.kind != FftKind::C2C)) || io.rows() != self.problem.batch {
+            let direct_io_allowed = !t.direct_io || self.reads_columns_directly() || self.writes_columns_directly();
+            if (!self.is_strided_grid() && (!direct_io_allowed || self.problem.kind != FftKind::C2C)) || io.rows() != self.problem.batch {
                 return Err(Error::invalid(format!(
-                    "strided FFT passes are complex to complex and (but for grids) staged through shared memory, with batch = the layout's rows: {}",
+                    "strided FFT passes are complex to complex and (but for grids, and Stockham passes over columns, direct_io) staged through shared memory, with batch = the layout's rows: {}",
                     self.describe()
                 )));
             }

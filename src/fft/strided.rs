@@ -453,6 +453,7 @@ impl FftRecipe {
         // many rows already.
         t.ping_pong = false;
         r.io = Some(io);
+        let r = r.with_direct_columns();
         debug_assert_eq!(r.problem.kind, FftKind::C2C);
         r.check(limits)?;
         Ok(r)
@@ -551,6 +552,44 @@ mod tests {
         assert_eq!(FftRecipe::design_strided(960, Precision::F32, io(64), h200).unwrap().core.passes(), 3);
         // 512 points: 68 KiB, three blocks a multiprocessor.
         assert_ne!(FftRecipe::design_strided(512, Precision::F32, io(64), h200).unwrap().core.passes(), 2);
+    }
+
+    #[test]
+    fn columns_of_large_blocks_are_read_and_written_in_the_core_passes() {
+        let h200 = DeviceLimits::H200;
+        // Columns both ways (stride 1024), 16 rows a block of 1024 or 512 points (136 / 68
+        // KiB): direct both ways; of 256 points (34 KiB): staged.
+        let columns = StridedIo {
+            input_stride: 1024,
+            output_stride: 1024,
+            batch: vec![BatchDim { count: 1024, input: 1, output: 1 }],
+            twiddle: None,
+            input_values: Values::Complex,
+            output_values: Values::Complex,
+            input_chirp: None,
+            output_chirp: None,
+        };
+        for len in [1024, 512] {
+            let r = FftRecipe::design_strided(len, Precision::F32, columns.clone(), h200).unwrap();
+            assert!(r.tuning.direct_io && r.reads_columns_directly() && r.writes_columns_directly(), "{}", r.kernel_name());
+            assert!(r.kernel_name().contains("_d_s"), "{}", r.kernel_name());
+        }
+        let r = FftRecipe::design_strided(256, Precision::F32, columns.clone(), h200).unwrap();
+        assert!(!r.tuning.direct_io && !r.reads_columns_directly(), "{}", r.kernel_name());
+        // Columns in, contiguous rows out (a four-step pass A): only the input side is direct;
+        // the first pass reads global memory, the rows are stored staged.
+        let rows_out = StridedIo { output_stride: 1, batch: vec![BatchDim { count: 1024, input: 1, output: 1024 }], ..columns.clone() };
+        let r = FftRecipe::design_strided(1024, Precision::F32, rows_out, h200).unwrap();
+        assert!(r.reads_columns_directly() && !r.writes_columns_directly(), "{}", r.kernel_name());
+        let source = crate::fft::FftPlan::source(&r).body;
+        assert!(source.contains("in the core's first pass") && source.contains("read_value(in_row, tables, g0, j + 32u, sign)"));
+        assert!(source.contains("store: contiguous rows 1024 apart"));
+        // direct_io on a pass with no side of columns is refused.
+        let rows_both = StridedIo { input_stride: 1, output_stride: 1, batch: vec![BatchDim { count: 1024, input: 1024, output: 1024 }], ..columns };
+        let mut r = FftRecipe::design_strided(1024, Precision::F32, rows_both, h200).unwrap();
+        assert!(!r.tuning.direct_io);
+        r.tuning.direct_io = true;
+        assert!(r.check(h200).is_err());
     }
 
     #[test]

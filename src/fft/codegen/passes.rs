@@ -15,6 +15,9 @@ pub(super) enum Source {
     Shared,
     /// Global memory through `read_input` (direct_io).
     Global,
+    /// A strided pass's side of columns (direct_io): value i of the thread's own row through
+    /// `read_value(in_row, tables, g0, i, sign)` (codegen/strided.rs).
+    OwnRow,
     /// C2R of even length, direct_io: the half spectrum from global memory, X[i] and X[m-i]
     /// read once for a mirror pair of butterflies (codegen/mirror.rs).
     HalfSpectrum,
@@ -34,6 +37,9 @@ pub(super) enum Sink {
     Shared,
     /// Global memory through `write_output` (direct_io).
     Global,
+    /// A strided pass's side of columns (direct_io): value i of the thread's own row through
+    /// `write_value(out_row, tables, step, k0, i, v, sign, scale)` (codegen/strided.rs).
+    OwnRow,
     /// R2C of even length, direct_io: X[i] and X[m-i] of the half spectrum written from a
     /// mirror pair of butterflies (codegen/mirror.rs).
     HalfSpectrum,
@@ -42,7 +48,14 @@ pub(super) enum Sink {
 impl Sink {
     /// Whether the pass writes global memory (no barrier after it).
     fn is_global(self) -> bool {
-        matches!(self, Sink::Global | Sink::HalfSpectrum)
+        matches!(self, Sink::Global | Sink::HalfSpectrum | Sink::OwnRow)
+    }
+}
+
+impl Source {
+    /// Whether the pass reads global memory (no barrier between its reads and its writes).
+    fn is_global(self) -> bool {
+        matches!(self, Source::Global | Source::OwnRow)
     }
 }
 
@@ -282,7 +295,7 @@ impl KernelWriter<'_> {
                 // The barrier orders this pass's shared reads before its shared writes.
                 if p.source == Source::Peer {
                     self.w.line("CLUSTER_BARRIER();   /* every block has read its values: its shared memory is its own again */");
-                } else if p.source != Source::Global && !p.sink.is_global() {
+                } else if !p.source.is_global() && !p.sink.is_global() {
                     self.w.line("BARRIER();");
                 }
                 for q in 0..per_thread {
@@ -318,6 +331,14 @@ impl KernelWriter<'_> {
                 }
                 self.w.close();
             }
+            Source::OwnRow => {
+                self.w.open("if (s < rows)");
+                for i in 0..radix {
+                    let at = Self::value_index(stage, &format!("j + {}u", i * per_row));
+                    self.w.line(format!("v[{}] = read_value(in_row, tables, g0, {at}, sign);", base + i));
+                }
+                self.w.close();
+            }
             Source::RaderGather { indices, .. } => {
                 let u = if stage.subrows > 1 { "u + " } else { "" };
                 for i in 0..radix {
@@ -347,11 +368,14 @@ impl KernelWriter<'_> {
     pub(super) fn pass_writes(&mut self, p: &Pass, q: usize, base: usize) {
         let (stage, radix, ns) = (p.stage, p.radix, p.ns);
         let slot = Self::x0_slot(stage);
-        let writes_global = p.sink == Sink::Global;
+        let writes_global = matches!(p.sink, Sink::Global | Sink::OwnRow);
         self.butterfly(p, base);
         self.w.line(format!("const u32 o = (j - k) * {radix}u + k;"));
         if writes_global {
             self.w.open("if (s < rows)");
+        }
+        if p.sink == Sink::OwnRow {
+            self.own_output_row();
         }
         if let Source::RaderGather { len, .. } = p.source {
             self.w.line(format!("if (j == 0) {} = x0[{q}];   /* x[0] parked */", self.x0_park(stage, len)));
@@ -392,7 +416,9 @@ impl KernelWriter<'_> {
             }
             // Global memory is addressed as a pointer at o plus a literal, as tables are.
             let value = Self::finished(p.finish, q, &v, i * ns);
-            if writes_global {
+            if p.sink == Sink::OwnRow {
+                self.w.line(format!("write_value(out_row, tables, step, k0, {}, {value}, sign, scale);", Self::value_index(stage, &at)));
+            } else if writes_global {
                 let (o, c) = self.global_index(stage, "o", i * ns);
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
             } else {

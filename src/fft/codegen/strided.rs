@@ -58,18 +58,33 @@ impl KernelWriter<'_> {
             None => self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)")),
             Some(_) => self.packed_block_rows(),
         }
-        self.load_rows(io);
+        // Sides of columns go straight between global memory and the core's first and last
+        // passes (direct_io, `FftRecipe::with_direct_columns`); the rest are staged.
+        let (direct_in, direct_out) = (r.reads_columns_directly(), r.writes_columns_directly());
+        if direct_in {
+            self.w.comment(&[&format!("load: {}, in the core's first pass", Self::side_text(&io.input()))]);
+            self.own_input_row(io);
+        } else {
+            self.load_rows(io);
+        }
         let joined = packed.filter(|_| matches!(io.input_values, Values::Packed(_)));
         if let Some(blocks) = joined {
             self.load_packed_nyquist(io, blocks);
         }
-        self.w.line("BARRIER();");
+        if !direct_in {
+            self.w.line("BARRIER();");
+        }
         if let Some(blocks) = joined {
             self.join_packed_pairs(blocks);
         }
-        self.core(Source::Shared, Sink::Shared);
+        if direct_out {
+            self.w.comment(&[&format!("store: {}, in the core's last pass", Self::side_text(&io.output()))]);
+        }
+        let source = if direct_in { Source::OwnRow } else { Source::Shared };
+        self.core(source, if direct_out { Sink::OwnRow } else { Sink::Shared });
         match packed {
             Some(blocks) if matches!(io.output_values, Values::Packed(_)) => self.store_packed_rows(io, blocks),
+            _ if direct_out => {}
             _ => self.store_rows(io),
         }
         self.w.close();
@@ -103,9 +118,7 @@ impl KernelWriter<'_> {
                 w.line(format!("SH(row, i) = read_value(in + {start}, tables, input_coefficient({row}), i, sign);"));
             }),
             None => {
-                self.w.line(format!("const GLOBAL {}* in_row = in + input_offset(b);", element_type(&io.input_values)));
-                self.w.line("const u64 g0 = input_coefficient(b);");
-                self.w.line("(void)g0;");
+                self.own_input_row(io);
                 self.own_row(load_count, r.tuning.threads_per_transform, |i| format!("SH(s, {i}) = read_value(in_row, tables, g0, {i}, sign);"));
             }
         }
@@ -131,13 +144,28 @@ impl KernelWriter<'_> {
                 ));
             }),
             None => {
-                self.w.line(format!("GLOBAL {}* out_row = out + output_offset(b);", element_type(&io.output_values)));
-                self.w.line("const u64 step = step_index(b);");
-                self.w.line("const u64 k0 = output_coefficient(b);");
-                self.w.line("(void)step; (void)k0;");
+                self.own_output_row();
                 self.own_row(store_count, r.tuning.threads_per_transform, |i| format!("{}write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", guard("s"), Self::sh(buffer, "s", i)));
             }
         }
+    }
+
+    /// `in_row` and `g0`, which `read_value` takes for the values of the thread's own row.
+    fn own_input_row(&mut self, io: &StridedIo) {
+        self.w.line(format!("const GLOBAL {}* in_row = in + input_offset(b);", element_type(&io.input_values)));
+        self.w.line("const u64 g0 = input_coefficient(b);");
+        self.w.line("(void)g0;");
+    }
+
+    /// `out_row`, `step` and `k0`, which `write_value` takes for the thread's own row. Direct
+    /// writes define them in the core's last pass, where they are first used, so that they do
+    /// not live through the passes before it.
+    pub(super) fn own_output_row(&mut self) {
+        let io = self.r.io.as_ref().expect("a strided pass");
+        self.w.line(format!("GLOBAL {}* out_row = out + output_offset(b);", element_type(&io.output_values)));
+        self.w.line("const u64 step = step_index(b);");
+        self.w.line("const u64 k0 = output_coefficient(b);");
+        self.w.line("(void)step; (void)k0;");
     }
 
     fn side_text(side: &SideLayout) -> String {
