@@ -122,7 +122,7 @@ impl KernelWriter<'_> {
         self.w.line(format!("const u32 slot = e % {pairs}u, i = e / {pairs}u;   /* neighbouring threads on neighbouring slots */"));
         self.w.line(format!("const u32 other = {}u - slot;", 2 * pairs - 1));
         self.w.line("const u64 col = packed_column(group, slot);");
-        self.w.line(format!("const u32 ip = col == 0 ? ({n}u - i) % {n}u : {}u - i;", n - 1));
+        self.w.line(format!("const u32 ip = {};", Self::mirror_value(n, "col")));
         self.w.line("cplx a = SH(slot, i);");
         self.w.line(format!("cplx x = col == 0 && i == 0 ? sh[{tpb}u] : SH(other, ip);"));
         self.w.line("if (col == 0 && i == 0) a.y = x.y = 0;   /* X[0] and X[m] are real: their imaginary parts are ignored */");
@@ -135,12 +135,17 @@ impl KernelWriter<'_> {
         self.w.line("BARRIER();");
     }
 
+    /// Where value i of a row of column `column` (an expression) finds Z[m - g] in its mirror
+    /// slot's row of `n` values: at n - 1 - i, or for column 0 (its own mirror) at (n - i) mod n.
+    fn mirror_value(n: usize, column: &str) -> String {
+        format!("{column} == 0 ? ({n}u - i) % {n}u : {}u - i", n - 1)
+    }
+
     /// R2C: the block's transformed rows written as X[g], each value with its mirror image.
     pub(super) fn store_packed_rows(&mut self, io: &StridedIo, blocks: PackedBlocks) {
         let n = self.r.core.len();
         let other = 2 * blocks.pairs - 1;
         let buffer = self.buffers.row;
-        let mirror = |k0: &str| format!("{k0} == 0 ? ({n}u - i) % {n}u : {}u - i", n - 1);
         let output = io.output();
         self.w.comment(&["store: X[g] from Z[g] and Z[m-g] (the mirror slot's value n-1-i; column 0's (n-i) mod n)"]);
         let row = self.block_row("row");
@@ -150,14 +155,14 @@ impl KernelWriter<'_> {
                 w.line(format!(
                     "if (packed_writes(group, row)) write_packed(out + {start}, tables, k0, i, {}, {}, sign, scale);",
                     Self::sh(buffer, "row", "i"),
-                    Self::sh(buffer, &format!("{other}u - row"), &mirror("k0"))
+                    Self::sh(buffer, &format!("{other}u - row"), &Self::mirror_value(n, "k0"))
                 ));
             }),
             None => {
                 self.w.line(format!("GLOBAL {}* out_row = out + output_offset(b);", element_type(&io.output_values)));
                 self.w.line("const u64 k0 = output_coefficient(b);   /* the row's column */");
                 self.w.line("const bool writes = packed_writes(group, s);");
-                let (sh_here, sh_other) = (Self::sh(buffer, "s", "i"), Self::sh(buffer, &format!("{other}u - s"), &mirror("k0")));
+                let (sh_here, sh_other) = (Self::sh(buffer, "s", "i"), Self::sh(buffer, &format!("{other}u - s"), &Self::mirror_value(n, "k0")));
                 self.own_row(n, self.r.tuning.threads_per_transform, |i| {
                     debug_assert_eq!(i, "i");
                     format!("if (writes) write_packed(out_row, tables, k0, i, {sh_here}, {sh_other}, sign, scale);")

@@ -318,24 +318,19 @@ impl KernelWriter<'_> {
         let (stage, radix) = (p.stage, p.radix);
         let per_row = stage.len / radix;
         match p.source {
-            Source::Global => {
+            Source::Global | Source::OwnRow => {
                 self.w.open("if (s < rows)");
                 for i in 0..radix {
                     let at = base + i;
                     if i * per_row >= p.zero_from {
                         self.w.line(format!("v[{at}] = MAKE_CPLX(0, 0);"));
+                    } else if p.source == Source::OwnRow {
+                        let index = Self::value_index(stage, &format!("j + {}u", i * per_row));
+                        self.w.line(format!("v[{at}] = read_value(in_row, tables, g0, {index}, sign);"));
                     } else {
                         let (j, c) = self.global_index(stage, "j", i * per_row);
                         self.w.line(format!("v[{at}] = read_input(in_rows, tables, s, {j}, {c}u, sign);"));
                     }
-                }
-                self.w.close();
-            }
-            Source::OwnRow => {
-                self.w.open("if (s < rows)");
-                for i in 0..radix {
-                    let at = Self::value_index(stage, &format!("j + {}u", i * per_row));
-                    self.w.line(format!("v[{}] = read_value(in_row, tables, g0, {at}, sign);", base + i));
                 }
                 self.w.close();
             }
