@@ -6,7 +6,7 @@ mod common;
 mod fft_support;
 
 use coalesce::fft::factor::{bluestein_len, is_prime, largest_prime_factor};
-use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
+use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_recipes, poisoned};
 
@@ -185,6 +185,37 @@ fn short_rows_in_two_passes_and_prime_rows_in_two_warps() {
         let mut problems = c2c_rows_of_two_rules(lim, lengths, [&short_in_two, &prime_in_two_warps], [3, 3]);
         problems.extend([FftProblem::c2c(273, 9).in_place(), FftProblem::c2c(69, 22).in_place()]);
         check_all::<f32>(&device, &problems, "short rows in two passes, prime rows in two warps");
+    }
+}
+
+/// f32 rows given more threads than their core's default so that no pass holds more than 64
+/// values a thread (src/fft/held_values.rs: 3538 = 61 x 29 x 2 with 61 threads, not 58),
+/// C2C and the half-length cores of even real rows, staged (305 = 61 x 5) and direct: every
+/// such length up to 4096 in the GPU suite, a sample in CI and under the sanitizer; batches
+/// that leave the last block part full, in place too.
+#[test]
+fn rows_holding_many_values_take_more_threads() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let raised = |r: &FftRecipe| {
+            let default = FftRecipe::design_around(r.problem, r.core.clone(), lim).expect("the core designs alone");
+            r.tuning.threads_per_transform > default.tuning.threads_per_transform && r.most_values_held() <= 64
+        };
+        let full = common::full() && !common::under_sanitizer();
+        let lengths: Vec<usize> = if full { (2..=4096).collect() } else { vec![305, 610, 793, 1739, 2501, 3538, 3657] };
+        let candidates = lengths.iter().flat_map(|&n| {
+            let real = (n % 2 == 0).then(|| [FftProblem::r2c(n, 9), FftProblem::c2r(n, 9)]);
+            std::iter::once(FftProblem::c2c(n, 9)).chain(real.into_iter().flatten())
+        });
+        let mut problems: Vec<FftProblem> = candidates
+            .filter_map(|p| fitting(FftRecipe::design(p, lim), lim, "held values"))
+            .filter(|r| raised(r))
+            .map(|r| r.problem)
+            .collect();
+        let real = problems.iter().filter(|p| p.kind != FftKind::C2C).count();
+        assert!((problems.len() - real >= 3 && real >= 2) || small_shared_memory(lim), "the sample lost its rule: {problems:?}");
+        problems.extend([FftProblem::c2c(305, 41).in_place(), FftProblem::c2c(3538, 2).in_place(), FftProblem::r2c(3538, 3).in_place()]);
+        check_all::<f32>(&device, &problems, "rows holding many values");
     }
 }
 

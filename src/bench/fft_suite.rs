@@ -120,6 +120,16 @@ impl FftBenchOptions {
     pub fn keeps(&self, n: usize) -> bool {
         self.sizes.is_empty() || self.sizes.iter().any(|r| r.contains(&n))
     }
+
+    /// Every length in 2..=4096 that `--sizes` names, or the suite's own sample where none are
+    /// named (the f64 and real suites sample lengths that are not 13-smooth).
+    fn named_or(&self, sample: impl FnOnce() -> Vec<usize>) -> Vec<usize> {
+        if self.sizes.is_empty() {
+            sample()
+        } else {
+            (2..=4096).filter(|&n| self.keeps(n)).collect()
+        }
+    }
 }
 
 /// Timing of each size in a sweep: DESIGN's minimum (5 repetitions of 10 launches), as
@@ -138,11 +148,11 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F32, sizes.into_iter().filter(keep).collect())?);
             }
             FftSuite::F64 => {
-                let sizes = smooth_and_sampled(if cfg.quick { 64 } else { 2048 }, 4096, 1, 13);
+                let sizes = opts.named_or(|| smooth_and_sampled(if cfg.quick { 64 } else { 2048 }, 4096, 1, 13));
                 tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F64, sizes.into_iter().filter(keep).collect())?);
             }
             FftSuite::Real => {
-                let sizes = smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13);
+                let sizes = opts.named_or(|| smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13));
                 for kind in [FftKind::R2C, FftKind::C2R] {
                     tables.extend(throughput(device, cfg, kind, Precision::F32, sizes.iter().copied().filter(keep).collect())?);
                 }

@@ -63,9 +63,10 @@ enum Command {
         /// The FFT accuracy report (same as --suite accuracy).
         #[arg(long)]
         accuracy: bool,
-        /// Restrict FFT suites to these lengths: comma-separated N or LO..HI (inclusive),
-        /// e.g. 2..1024 or 35,2904,4000..4096 (suites in passes: the cases whose transformed
-        /// lengths all lie there, e.g. --suite large-1d --sizes 1048576).
+        /// Run FFT suites at these lengths: comma-separated N or LO..HI (inclusive),
+        /// e.g. 2..1024 or 35,2904,4000..4096; the f64 and real suites then time every named
+        /// length, not their sample (suites in passes: the cases whose transformed lengths all
+        /// lie there, e.g. --suite large-1d --sizes 1048576).
         #[arg(long, value_name = "LIST")]
         sizes: Option<String>,
         /// The variants suite times only these variants beside the heuristic's pick,

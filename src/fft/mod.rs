@@ -58,6 +58,7 @@ pub mod nd_recipe;
 pub mod factor;
 pub(crate) mod fewer_passes;
 mod half_spectrum;
+mod held_values;
 mod plan;
 mod problem;
 mod recipe;

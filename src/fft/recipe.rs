@@ -568,7 +568,8 @@ impl FftRecipe {
 
     /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; for
     /// contiguous Stockham rows, fewer passes with longer codelets where they were measured to
-    /// win ([`FftRecipe::in_fewer_passes`]) and C2R rows of first radix 16 under radix 15
+    /// win ([`FftRecipe::in_fewer_passes`]), f32 rows given threads enough that no pass holds
+    /// over 64 values a thread (`with_threads_for_held_values`), C2R rows of first radix 16 under radix 15
     /// (`reads_c2r_pairs_apart_at_radix_16`), then C2R's direct rows a thread per butterfly of
     /// their first pass where that was measured to win (`with_c2r_first_pass_threads`), short
     /// staged rows reading global memory directly (`with_direct_load`) and C2R's paired rows
@@ -584,6 +585,9 @@ impl FftRecipe {
         let mut recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
         if radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS {
             recipe = recipe.in_fewer_passes(limits);
+            // f32 rows (C2C, even real) whose passes would hold over 64 values a thread: more
+            // threads (held_values.rs).
+            recipe = recipe.with_threads_for_held_values(limits);
             // C2R rows whose radix-16 first pass would read X[i] and X[m-i] elementwise: radices
             // of at most 15, which stage their load in pairs (half_spectrum.rs).
             let capped = || Self::design_core(problem, Some(C2R_PAIRED_RADIX_CAP), model, limits).ok().filter(|c| c.tuning.half_spectrum_pairs);
@@ -688,6 +692,12 @@ impl FftRecipe {
     /// The heuristic's tuning for a given core, which must compute a transform of length
     /// [`FftRecipe::core_len`].
     pub fn design_around(problem: FftProblem, core: Core, limits: DeviceLimits) -> Result<Self> {
+        Self::design_around_threads(problem, core, None, limits)
+    }
+
+    /// As [`FftRecipe::design_around`], with `threads` per transform where given (rows per
+    /// block, layout and the rest then follow from that count).
+    pub(crate) fn design_around_threads(problem: FftProblem, core: Core, threads: Option<u32>, limits: DeviceLimits) -> Result<Self> {
         problem.validate_row()?;
         if core.len() != Self::core_len(&problem) {
             return Err(Error::invalid(format!(
@@ -754,6 +764,9 @@ impl FftRecipe {
             threads_per_transform = (widest as u32).div_ceil(rounds);
         } else if grid {
             threads_per_transform = threads_per_transform.min(1 << register_threads.max(1).ilog2());
+        }
+        if let Some(threads) = threads {
+            threads_per_transform = threads.clamp(1, limits.max_threads);
         }
         // Rader's many barriers favour smaller blocks: half the rows ran up to 1.3x faster.
         let shrink = if rader { 2 } else { 1 };
@@ -934,6 +947,12 @@ impl FftRecipe {
     /// The most butterflies one thread of a row takes in any pass of the core.
     pub fn most_rounds(&self) -> usize {
         self.pass_rounds().into_iter().map(|(_, rounds)| rounds).max().unwrap_or(0)
+    }
+
+    /// The most values one thread of a row holds in any pass of the core: its butterflies'
+    /// values, all read before the barrier and written after it when the passes run in place.
+    pub fn most_values_held(&self) -> usize {
+        self.pass_rounds().into_iter().map(|(radix, rounds)| rounds * radix).max().unwrap_or(0)
     }
 
     /// Each pass of the core in order: its radix, and the rounds its butterflies take over the
