@@ -5,9 +5,10 @@
 //! writes them after it (codegen/passes.rs), so a pass of `rounds` butterflies of radix `r`
 //! holds `rounds x r` values at once. Rows whose widest codelet is a large prime get one
 //! thread per butterfly of that pass, and the other passes then take several rounds: 3538 =
-//! 61 x 29 x 2 with 58 threads holds three 29-point butterflies, 87 values, 174 registers
-//! before its codelet's temporaries. Such rows ran at 0.16..0.30 of copy where their
-//! neighbours ran at 0.45..0.55.
+//! 61 x 29 x 2 with 58 threads holds three 29-point butterflies, 87 values. ptxas gave such
+//! kernels 246..255 registers a thread (no spills), at most 8 warps a multiprocessor; with a
+//! few more threads they take the 168 their 61-point codelet needs anyway. Such rows ran at
+//! 0.16..0.30 of copy where their neighbours ran at 0.45..0.55.
 
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
