@@ -16,7 +16,7 @@ use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, Timin
 use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
 use crate::error::{Error, Result};
 use crate::fft::factor::largest_prime_factor;
-use crate::fft::{complex_bytes, reference, Direction, FftKind, FftPlan, FftProblem, Precision, MAX_REAL_ROW_LEN};
+use crate::fft::{complex_bytes, reference, Direction, FftKind, FftPlan, FftProblem, Precision, MAX_REAL_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use crate::Backend;
 
 /// Which FFT measurements `bench fft` makes.
@@ -121,13 +121,14 @@ impl FftBenchOptions {
         self.sizes.is_empty() || self.sizes.iter().any(|r| r.contains(&n))
     }
 
-    /// Every length in 2..=4096 that `--sizes` names, or the suite's own sample where none are
-    /// named (the f64 and real suites sample lengths that are not 13-smooth).
+    /// Every length in 2..=MAX_SINGLE_LAUNCH_LEN that `--sizes` names, or the suite's own
+    /// sample where none are named (the f64 and real suites sample lengths that are not
+    /// 13-smooth).
     fn named_or(&self, sample: impl FnOnce() -> Vec<usize>) -> Vec<usize> {
         if self.sizes.is_empty() {
             sample()
         } else {
-            (2..=4096).filter(|&n| self.keeps(n)).collect()
+            (2..=MAX_SINGLE_LAUNCH_LEN).filter(|&n| self.keeps(n)).collect()
         }
     }
 }

@@ -43,12 +43,8 @@ impl FftRecipe {
         if !measured || self.io.is_some() || t.ping_pong || self.most_values_held() <= cap {
             return self;
         }
-        let holds_at = |threads: u32| {
-            let mut r = self.clone();
-            r.tuning.threads_per_transform = threads;
-            r.most_values_held()
-        };
-        let Some(threads) = (t.threads_per_transform + 1..=limits.max_threads).find(|&w| holds_at(w) <= cap) else { return self };
+        let fewest = (t.threads_per_transform + 1..=limits.max_threads).find(|&w| self.most_values_held_by(w) <= cap);
+        let Some(threads) = fewest else { return self };
         FftRecipe::design_around_threads(self.problem, self.core.clone(), Some(threads), limits).unwrap_or(self)
     }
 }

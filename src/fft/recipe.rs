@@ -952,13 +952,23 @@ impl FftRecipe {
     /// The most values one thread of a row holds in any pass of the core: its butterflies'
     /// values, all read before the barrier and written after it when the passes run in place.
     pub fn most_values_held(&self) -> usize {
-        self.pass_rounds().into_iter().map(|(radix, rounds)| rounds * radix).max().unwrap_or(0)
+        self.most_values_held_by(self.tuning.threads_per_transform)
+    }
+
+    /// As `most_values_held`, were the row given `threads` threads.
+    pub(crate) fn most_values_held_by(&self, threads: u32) -> usize {
+        self.pass_rounds_over(threads).into_iter().map(|(radix, rounds)| rounds * radix).max().unwrap_or(0)
     }
 
     /// Each pass of the core in order: its radix, and the rounds its butterflies take over the
     /// row's threads (butterflies per thread, the last round partly idle).
     fn pass_rounds(&self) -> Vec<(usize, usize)> {
-        let t = self.tuning.threads_per_transform as usize;
+        self.pass_rounds_over(self.tuning.threads_per_transform)
+    }
+
+    /// As `pass_rounds`, over `threads` threads a row.
+    fn pass_rounds_over(&self, threads: u32) -> Vec<(usize, usize)> {
+        let t = threads as usize;
         let stages = self.core.stages();
         stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, s.butterflies(r).div_ceil(t)))).collect()
     }
