@@ -63,7 +63,7 @@ for line in sys.stdin:
     for lib in /usr/lib/x86_64-linux-gnu/libOpenCL.so.1 /usr/lib/x86_64-linux-gnu/libOpenCL.so.1.*; do
         [ -f "$lib" ] && cp -L "$lib" "$STAGE/lib/libOpenCL.so.1" && break
     done
-    cp scripts/gpu.sh "$STAGE/"
+    cp scripts/gpu.sh scripts/gpu_ab.sh "$STAGE/"
     strip "$STAGE/coalesce" "$STAGE/fft_recipes" "$STAGE"/tests/* 2>/dev/null || true
     du -sh "$STAGE"
     echo

@@ -310,7 +310,8 @@ fn bluestein_on_a_factor_every_kind() {
 
 /// Bluestein's measured exceptions (src/fft/bluestein_tuning.rs): whole-row convolutions in
 /// codelets of up to 32 points (2646 = 21 x 21 x 6 two rows a block, 6174 = 21 x 21 x 14, 8192 =
-/// 32 x 32 x 8), rows on a factor of an odd number of lines unpadded, and kernels without the
+/// 32 x 32 x 8, which 7056 and 7938 round up to and long convolutions on a factor give way to:
+/// 3089, 3194 = 2 x 1597), rows on a factor of an odd number of lines unpadded, and kernels without the
 /// two-block launch bound (1286, 1835), f32 of every kind: every such C2C length up to 4096 in
 /// the GPU suite (R2C and C2R every third length, to keep the suite in its time), a sample in
 /// CI and under the sanitizer; in place too.
@@ -326,7 +327,7 @@ fn bluestein_tuning_rules_every_kind() {
             })
         };
         let full = common::full() && !common::under_sanitizer();
-        let lengths: Vec<usize> = if full { (2..=4096).collect() } else { vec![1283, 2566, 2843, 3269, 3563, 4093] };
+        let lengths: Vec<usize> = if full { (2..=4096).collect() } else { vec![1283, 2566, 2843, 3089, 3194, 3269, 3563, 4093] };
         let real = |n: usize| !full || n.is_multiple_of(3);
         let mut problems: Vec<FftProblem> = lengths
             .iter()
@@ -336,7 +337,7 @@ fn bluestein_tuning_rules_every_kind() {
             .collect();
         // (A device of 48 KiB a block designs these lengths otherwise.)
         assert!(problems.len() >= 10 || small_shared_memory(lim), "the sample lost its rules: {problems:?}");
-        problems.extend([FftProblem::c2c(2843, 2).in_place(), FftProblem::c2c(3269, 2).in_place()]);
+        problems.extend([FftProblem::c2c(2843, 2).in_place(), FftProblem::c2c(3194, 2).in_place(), FftProblem::c2c(3269, 2).in_place()]);
         problems.extend([FftProblem::c2c(1286, 3), FftProblem::c2r(1835, 3)]);
         check_all::<f32>(&device, &problems, "bluestein tuning rules");
     }

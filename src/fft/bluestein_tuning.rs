@@ -6,7 +6,7 @@
 //! our reading (not profiled) is that the interleave already spreads a warp's accesses over
 //! the banks, so that the padding the layout model adds costs more than it saves.
 
-use super::factor::LARGEST_COMPOSITE_CODELET;
+use super::factor::{whole_row_bluestein_len, LARGEST_COMPOSITE_CODELET};
 use super::problem::Precision;
 use super::recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking};
 
@@ -21,6 +21,27 @@ use super::recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking};
 /// and so did three-pass convolutions that would take two (0.60x..0.84x from 900 points on);
 /// 4096 (three passes either way) ran 1.02x, left as it was.
 const LONG_CODELET_CONVOLUTIONS: [usize; 8] = [2646, 4725, 5103, 5625, 5670, 6174, 7938, 8192];
+
+/// Whole-row f32 convolutions that take 8192 points in 32 x 32 x 8 instead: per row, the
+/// thirtieth session's sweep (H200, every N of 2..4096, docs/fft/sweep-thirtieth-c2c-f32-h200.csv)
+/// timed 8192 points at 49.0 ns, 7056 = 14 x 14 x 9 x 4 at 52.5 and 7938 = 21 x 21 x 18 at
+/// 59.9 (medians over 46, 40 and 56 lengths). FAST_CONVOLUTION_LENGTHS was fitted before 8192
+/// took three passes of long codelets. Same-run A/B over the 96 lengths (thirty-first session,
+/// docs/BENCHMARKS.md): C2C 1.197x, R2C 1.156x, C2R 1.160x, none under 1.04x.
+const ROUNDED_UP_TO_8192: [usize; 2] = [7056, 7938];
+
+/// Whether f32 Bluestein on a factor, by convolutions of `conv_len` points, runs slower than
+/// the whole row by 8192 points in 32 x 32 x 8, where the whole row's convolution has 7056
+/// points or more. Measured on an H200 (thirty-first session, `--suite variants --variants
+/// 'bluestein whole'` over every C2C length from 2588 on that runs on a factor,
+/// docs/BENCHMARKS.md): two lines of 4096 points 1.34x (45 lengths), four of 2048 1.25x (20),
+/// three of 2400 or 2520 1.40x; 99 lengths with convolutions of 2048 or more 1.26x, of which
+/// only three lines of 2100 = 15 x 14 x 10 lost (0.90x, 4 lengths, hence the gap). Shorter
+/// convolutions, 4 to 48 lines a row, came out 1.04x as a geometric mean but from 0.74x to
+/// 1.79x length by length, with nothing we found to tell which: no rule.
+fn factor_convolution_slower_than_whole_row(conv_len: usize) -> bool {
+    conv_len == 2048 || conv_len >= 2160
+}
 
 /// Fewest lines from which f32 Bluestein on a factor, with an odd number of lines, drops its
 /// padding. Three lines of a power-of-two convolution ran 0.93x unpadded (34 lengths,
@@ -38,12 +59,30 @@ impl FftRecipe {
         let applies = self.problem.precision == Precision::F32
             && self.io.is_none()
             && factor == len
-            && LONG_CODELET_CONVOLUTIONS.contains(&conv_len);
-        let redesigned = || {
-            let core = Core::bluestein(len, len, conv_len, LARGEST_COMPOSITE_CODELET)?;
-            FftRecipe::design_around(self.problem, core, limits).ok()
-        };
-        applies.then(redesigned).flatten().unwrap_or(self)
+            && (LONG_CODELET_CONVOLUTIONS.contains(&conv_len) || ROUNDED_UP_TO_8192.contains(&conv_len));
+        let conv_len = if ROUNDED_UP_TO_8192.contains(&conv_len) { 8192 } else { conv_len };
+        applies.then(|| self.whole_row_in_long_codelets(conv_len, limits)).flatten().unwrap_or(self)
+    }
+
+    /// This recipe's problem by Bluestein over the whole row, convolutions of `conv_len`
+    /// points in codelets of up to LARGEST_COMPOSITE_CODELET; None where that does not fit.
+    fn whole_row_in_long_codelets(&self, conv_len: usize, limits: DeviceLimits) -> Option<FftRecipe> {
+        let core = Core::bluestein(self.core.len(), self.core.len(), conv_len, LARGEST_COMPOSITE_CODELET)?;
+        FftRecipe::design_around(self.problem, core, limits).ok()
+    }
+
+    /// f32 Bluestein on a factor (of any kind's complex rows) whose convolutions
+    /// `factor_convolution_slower_than_whole_row`: over the whole row instead, where its
+    /// convolution would be ROUNDED_UP_TO_8192 or 8192 points, in 32 x 32 x 8.
+    pub(super) fn with_whole_row_over_long_factor_convolutions(self, limits: DeviceLimits) -> FftRecipe {
+        let Core::Bluestein { len, factor, conv_len, .. } = self.core else { return self };
+        let whole_conv_len = whole_row_bluestein_len(len);
+        let applies = self.problem.precision == Precision::F32
+            && self.io.is_none()
+            && factor < len
+            && factor_convolution_slower_than_whole_row(conv_len)
+            && (whole_conv_len == 8192 || ROUNDED_UP_TO_8192.contains(&whole_conv_len));
+        applies.then(|| self.whole_row_in_long_codelets(8192, limits)).flatten().unwrap_or(self)
     }
 
     /// f32 Bluestein on a factor with an odd number of lines, at least UNPADDED_MIN_ODD_LINES,
@@ -88,12 +127,35 @@ mod tests {
         // R2C's odd rows (widened) and C2R's half-length cores too.
         assert_eq!(radices(&design(FftProblem::r2c(2843, 100))), (6174, vec![21, 21, 14]));
         assert_eq!(radices(&design(FftProblem::c2r(2566, 100))), (2646, vec![21, 21, 6]));
-        // 3089 (7056 points) stays in radices of up to 16, and so does f64.
-        assert!(radices(&design(FftProblem::c2c(3089, 100))).1.iter().all(|&r| r <= 16));
+        // 3089 and 3541 (7056 and 7938 points) take 8192, in every kind; f64 keeps 7056 points
+        // in radices of up to 16.
+        for p in [FftProblem::c2c(3089, 100), FftProblem::c2c(3541, 100), FftProblem::r2c(3089, 100), FftProblem::c2r(3541, 100)] {
+            assert_eq!(radices(&design(p)), (8192, vec![32, 32, 8]), "{p:?}");
+        }
+        assert_eq!(radices(&design(FftProblem::c2c(3089, 100).f64())), (7056, vec![14, 14, 9, 4]));
         assert!(radices(&design(FftProblem::c2c(2843, 100).f64())).1.iter().all(|&r| r <= 16));
         // A radix cap asked for is kept.
         let capped = FftRecipe::design_with_radix_cap(FftProblem::c2c(2843, 100), H200, 16).unwrap();
         assert!(radices(&capped).1.iter().all(|&r| r <= 16));
+    }
+
+    #[test]
+    fn long_convolutions_on_a_factor_run_the_whole_row_in_8192_points() {
+        let conv = |p: FftProblem| match FftRecipe::design(p, H200).unwrap().core {
+            Core::Bluestein { len, factor, conv_len, radices, .. } => (len / factor, conv_len, radices),
+            other => panic!("{other:?}"),
+        };
+        // 3194 = 2 x 1597 (two lines of 4096 points), 3284 = 4 x 821 (four of 2048) and
+        // 3974 = 2 x 1987: the whole row in 32 x 32 x 8, C2C and R2C / C2R of odd length.
+        for p in [FftProblem::c2c(3194, 100), FftProblem::c2c(3284, 100), FftProblem::c2c(3974, 100), FftProblem::r2c(3183, 100)] {
+            assert_eq!(conv(p), (1, 8192, vec![32, 32, 8]), "{p:?}");
+        }
+        // Three lines of 2100 points (3093) and eight of 1024 (3272) stay on their factor, and
+        // so do f64 and rows whose whole-row convolution is shorter (2962 = 2 x 1481: 6174).
+        assert_eq!(conv(FftProblem::c2c(3093, 100)).0, 3);
+        assert_eq!(conv(FftProblem::c2c(3272, 100)).0, 8);
+        assert_eq!(conv(FftProblem::c2c(3194, 100).f64()).0, 2);
+        assert_eq!(conv(FftProblem::c2c(2962, 100)).0, 2);
     }
 
     #[test]

@@ -237,7 +237,8 @@ pub fn whole_row_bluestein_len(n: usize) -> usize {
 /// Against the model's pick it saves 1.1x as a geometric mean, up to 1.8x: radix-16 passes
 /// mixed with 14 or 15 (2160 = 16 x 15 x 9) ran up to 1.8x slower per point than 15 x 15 x
 /// 10 (tenth session, docs/BENCHMARKS.md). Convolutions on a factor, several per row, did not
-/// follow it (168 -> 256 ran 0.74x) and keep the model.
+/// follow it (168 -> 256 ran 0.74x) and keep the model. In f32, 7056 and 7938 give way to
+/// 8192 in three passes of long codelets, measured later (bluestein_tuning.rs).
 pub const FAST_CONVOLUTION_LENGTHS: [usize; 33] = [
     256, 324, 375, 400, 512, 540, 600, 686, 750, 900, 1024, 1125, 1350, 1536, 1620, 2048, 2250, 2560, 2646, 3072,
     3240, 3430, 3750, 4096, 4374, 4725, 5103, 5625, 5670, 6174, 7056, 7938, 8192,

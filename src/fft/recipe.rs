@@ -619,12 +619,13 @@ impl FftRecipe {
             _ => recipe,
         };
         // Bluestein's measured exceptions (bluestein_tuning.rs): on a factor, odd numbers of
-        // lines unpadded; unless radices are capped, some whole-row convolutions in longer codelets.
+        // lines unpadded; unless radices are capped, long convolutions on a factor over the
+        // whole row instead, and some whole-row convolutions in longer codelets.
         let pick = pick.with_unpadded_odd_lines();
         if radix_cap.is_some() || model != StockhamModel::CONTIGUOUS_ROWS {
             return Ok(pick);
         }
-        Ok(pick.with_long_codelet_convolution(limits))
+        Ok(pick.with_whole_row_over_long_factor_convolutions(limits).with_long_codelet_convolution(limits))
     }
 
     /// Several trailing axes of a row-major complex array in one launch: each of `batch` rows
@@ -1401,8 +1402,8 @@ mod tests {
         let r = design(2039);
         assert!(r.uses_bluestein() && r.tuning.min_blocks_per_sm == 2 && !r.tuning.ping_pong && !r.fuses_convolution());
         assert!(r.kernel_name().ends_with("_split"));
-        // Rader; Bluestein ping-pong, 7056 points, on a factor.
-        for n in [937, 1021, 3089, 3563] {
+        // Rader; Bluestein ping-pong, 6174 points, on a factor.
+        for n in [937, 1021, 2843, 3563] {
             assert!(design(n).fuses_convolution(), "{n}");
         }
         // 8192 points as 32 x 32 x 8 (bluestein_tuning.rs) fall under the launch bound too.
@@ -1410,8 +1411,8 @@ mod tests {
         assert!(!design(4096).fuses_convolution() && !design(4096).kernel_name().contains("split"));
         // The inverse transform's radices are the forward's reversed: its first pass is the
         // forward's last.
-        let stages = design(3089).core.stages();
-        assert_eq!((stages[0].radices.clone(), stages[1].radices.clone()), (vec![14, 14, 9, 4], vec![4, 9, 14, 14]));
+        let stages = design(2843).core.stages();
+        assert_eq!((stages[0].radices.clone(), stages[1].radices.clone()), (vec![21, 21, 14], vec![14, 21, 21]));
     }
 
     #[test]

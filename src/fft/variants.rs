@@ -43,8 +43,9 @@ impl FftRecipe {
             // On the largest prime factor, or over the whole row.
             let p = largest_prime_factor(len);
             let (what, (f, m)) = if factor == len { ("bluestein on factor", (p, bluestein_len(p))) } else { ("bluestein whole", (len, whole_row_bluestein_len(len))) };
+            // (The whole row as the design would run it: some convolutions in longer codelets.)
             if let Some(r) = Core::bluestein(len, f, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
-                offer(what.into(), r);
+                offer(what.into(), if f == len { r.with_long_codelet_convolution(limits) } else { r });
             }
         }
         // Rader and Bluestein, where both apply.

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Same-run A/Bs and variant sweeps on the GPU machine, several CLIs in one call.
+#
+# Here: `bash scripts/gpu.sh stage`, then put the CLIs to compare under .gpu/bins/NAME (e.g. an
+# older commit's build as .gpu/bins/old, this one's as .gpu/bins/new) and any size lists as
+# .gpu/FILE (comma-separated). There (device tool, carrying .gpu):
+#   BINS="old new" AB_RUNS="sweep|@lengths.txt;real|3089,3194" VAR_RUNS="variants|@f.txt|bluestein whole" \
+#       bash .gpu/gpu_ab.sh
+# Each CLI first compiles every kernel it will time, SHARDS (14) processes at once into its own
+# kernel cache; then for ROUNDS (2) rounds each CLI in turn times `bench fft --suite S --sizes
+# LIST` of each AB_RUNS entry; then the CLI named new times each VAR_RUNS entry's `--suite S
+# --sizes LIST --variants NAMES` once. CSVs and logs come back in $OUT/ab.tar.gz as
+# ab/S-BIN-ROUND.csv and ab/varK-S.csv. A sizes field @FILE reads .gpu/FILE.
+set -u
+cd "$(dirname "$0")/.."
+libdir() { for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do ls "$d"/lib"$1".so* >/dev/null 2>&1 && { echo "$d"; return; }; done; f=$(find / -xdev -name "lib$1.so*" -not -path '*/proc/*' 2>/dev/null | head -1); [ -n "$f" ] && dirname "$f"; }
+export LD_LIBRARY_PATH="$(libdir nvrtc):$(libdir cufft):${LD_LIBRARY_PATH:-}"
+mkdir -p $OUT/ab
+SHARDS=${SHARDS:-14}; ROUNDS=${ROUNDS:-2}
+shard() { # sizes list, i -> every SHARDS-th element
+  echo "$1" | tr ',' '\n' | awk -v s=$SHARDS -v i=$2 'NR%s==i' | paste -sd, ; }
+t0=$(date +%s)
+# Warm-up: compile every kernel into each bin's cache, in parallel shards.
+expand() { case "$1" in @*) cat ".gpu/${1#@}";; *) echo "$1";; esac; }
+IFS=';' read -ra AB <<< "${AB_RUNS:-}"
+IFS=';' read -ra VR <<< "${VAR_RUNS:-}"
+for b in $BINS; do
+  for i in $(seq 0 $((SHARDS-1))); do
+    (
+      for run in "${AB[@]}"; do s=${run%%|*}; z=$(shard "$(expand "${run#*|}")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z >/dev/null 2>>$OUT/ab/warm-$b.err; done
+      if [ $b = new ]; then for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(shard "$(expand "$z")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z --variants "$v" >/dev/null 2>>$OUT/ab/warm-$b.err; done; fi
+    ) &
+  done
+done
+wait
+echo "warm-up $(( $(date +%s) - t0 )) s"
+for r in $(seq 1 $ROUNDS); do
+  for run in "${AB[@]}"; do s=${run%%|*}; z=$(expand "${run#*|}")
+    for b in $BINS; do COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z --csv $OUT/ab/$s-$b-$r.csv > $OUT/ab/$s-$b-$r.log 2>&1 || echo "fail $s $b"; done
+  done
+done
+echo "ab $(( $(date +%s) - t0 )) s"
+n=0; for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(expand "$z"); n=$((n+1))
+  COALESCE_CACHE=/tmp/cc-new .gpu/bins/new bench fft --suite $s --sizes $z --variants "$v" --csv $OUT/ab/var$n-$s.csv > $OUT/ab/var$n-$s.log 2>&1 || echo "fail var $n"
+done
+echo "variants $(( $(date +%s) - t0 )) s"
+cd $OUT && tar czf ab.tar.gz ab && rm -rf ab
