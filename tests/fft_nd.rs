@@ -194,13 +194,14 @@ fn strided_columns_read_and_written_directly_or_staged() {
                 check_retuned(&device, FftNdProblem::c2c(shape, axes), |recipe| {
                     let mut columns = 0;
                     for pass in &mut recipe.passes {
+                        // A pass over columns is one that would read or write them directly
+                        // under direct_io (FftRecipe::reads_columns_directly).
                         let r = &mut pass.recipe;
-                        let Some(io) = &r.io else { continue };
-                        let stockham = matches!(r.core, coalesce::fft::Core::Stockham { .. }) && r.core.passes() > 0;
-                        if stockham && r.cluster.is_none() && io.packed().is_none() && (io.input_stride != 1 || io.output_stride != 1) {
-                            r.tuning.direct_io = direct;
-                            columns += 1;
-                        }
+                        let picked = r.tuning.direct_io;
+                        r.tuning.direct_io = true;
+                        let over_columns = r.reads_columns_directly() || r.writes_columns_directly();
+                        r.tuning.direct_io = if over_columns { direct } else { picked };
+                        columns += usize::from(over_columns);
                     }
                     assert!(columns > 0, "{shape:?} axes {axes:?}: a strided pass over columns");
                 });

@@ -43,6 +43,17 @@ fn factor_convolution_slower_than_whole_row(conv_len: usize) -> bool {
     conv_len == 2048 || conv_len >= 2160
 }
 
+/// The convolution length an f32 whole row of `conv_len` points (by
+/// `whole_row_bluestein_len`) runs in long codelets: LONG_CODELET_CONVOLUTIONS as they are,
+/// ROUNDED_UP_TO_8192 as 8192; None for the rest, which keep radices of up to 16.
+fn long_codelet_convolution_len(conv_len: usize) -> Option<usize> {
+    if ROUNDED_UP_TO_8192.contains(&conv_len) {
+        Some(8192)
+    } else {
+        LONG_CODELET_CONVOLUTIONS.contains(&conv_len).then_some(conv_len)
+    }
+}
+
 /// Fewest lines from which f32 Bluestein on a factor, with an odd number of lines, drops its
 /// padding. Three lines of a power-of-two convolution ran 0.93x unpadded (34 lengths,
 /// 1024 and 2048 points); three lines of other convolutions gained 1.10x (8 lengths), left
@@ -56,12 +67,8 @@ impl FftRecipe {
     /// other such length, 97 each whose variant is this design): 1.13x and 1.15x, worst 0.99x.
     pub(super) fn with_long_codelet_convolution(self, limits: DeviceLimits) -> FftRecipe {
         let Core::Bluestein { len, factor, conv_len, .. } = self.core else { return self };
-        let applies = self.problem.precision == Precision::F32
-            && self.io.is_none()
-            && factor == len
-            && (LONG_CODELET_CONVOLUTIONS.contains(&conv_len) || ROUNDED_UP_TO_8192.contains(&conv_len));
-        let conv_len = if ROUNDED_UP_TO_8192.contains(&conv_len) { 8192 } else { conv_len };
-        applies.then(|| self.whole_row_in_long_codelets(conv_len, limits)).flatten().unwrap_or(self)
+        let long = long_codelet_convolution_len(conv_len).filter(|_| self.problem.precision == Precision::F32 && self.io.is_none() && factor == len);
+        long.and_then(|m| self.whole_row_in_long_codelets(m, limits)).unwrap_or(self)
     }
 
     /// This recipe's problem by Bluestein over the whole row, convolutions of `conv_len`
@@ -76,12 +83,11 @@ impl FftRecipe {
     /// convolution would be ROUNDED_UP_TO_8192 or 8192 points, in 32 x 32 x 8.
     pub(super) fn with_whole_row_over_long_factor_convolutions(self, limits: DeviceLimits) -> FftRecipe {
         let Core::Bluestein { len, factor, conv_len, .. } = self.core else { return self };
-        let whole_conv_len = whole_row_bluestein_len(len);
         let applies = self.problem.precision == Precision::F32
             && self.io.is_none()
             && factor < len
             && factor_convolution_slower_than_whole_row(conv_len)
-            && (whole_conv_len == 8192 || ROUNDED_UP_TO_8192.contains(&whole_conv_len));
+            && long_codelet_convolution_len(whole_row_bluestein_len(len)) == Some(8192);
         applies.then(|| self.whole_row_in_long_codelets(8192, limits)).flatten().unwrap_or(self)
     }
 
