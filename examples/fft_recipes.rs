@@ -6,6 +6,8 @@
 //! `f64:c2r:128x128`).
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
+//! With `--variants` first, also prints each 1D recipe's variants (one tuning choice away, as
+//! `bench fft --suite variants` times them): name and kernel.
 
 use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe, Precision};
 
@@ -48,6 +50,10 @@ fn prefixes(arg: &str) -> Option<(FftKind, Precision, &str)> {
 fn main() {
     let limits = DeviceLimits::H200;
     let mut args = std::env::args().skip(1).peekable();
+    let with_variants = args.peek().map(String::as_str) == Some("--variants");
+    if with_variants {
+        args.next();
+    }
     let source_dir = if args.peek().map(String::as_str) == Some("--source") {
         args.next();
         let dir = std::path::PathBuf::from(args.next().expect("--source needs a folder"));
@@ -76,6 +82,10 @@ fn main() {
         }
         match problem_of(&arg) {
             Some(problem) => match FftRecipe::design(problem, limits) {
+                Ok(r) if with_variants => {
+                    show(&r);
+                    r.variants(limits).iter().for_each(|(what, v)| println!("  variant {what}: {}", v.kernel_name()));
+                }
                 Ok(r) => show(&r),
                 Err(e) => println!("{arg}: {e}"),
             },

@@ -9,14 +9,15 @@
 # Each CLI first compiles every kernel it will time, SHARDS (14) processes at once into its own
 # kernel cache; then for ROUNDS (2) rounds each CLI in turn times `bench fft --suite S --sizes
 # LIST` of each AB_RUNS entry; then the CLI named new times each VAR_RUNS entry's `--suite S
-# --sizes LIST --variants NAMES` once. CSVs and logs come back in $OUT/ab.tar.gz as
-# ab/S-BIN-ROUND.csv and ab/varK-S.csv. A sizes field @FILE reads .gpu/FILE.
+# --sizes LIST --variants NAMES` VAR_ROUNDS (1) times (NAMES empty: every variant). CSVs and
+# logs come back in $OUT/ab.tar.gz as ab/S-BIN-ROUND.csv and ab/varK-S-ROUND.csv (and under
+# $OUT/ab as they are written, should the call run out of time). A sizes field @FILE reads .gpu/FILE.
 set -u
 cd "$(dirname "$0")/.."
 libdir() { for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do ls "$d"/lib"$1".so* >/dev/null 2>&1 && { echo "$d"; return; }; done; f=$(find / -xdev -name "lib$1.so*" -not -path '*/proc/*' 2>/dev/null | head -1); [ -n "$f" ] && dirname "$f"; }
 export LD_LIBRARY_PATH="$(libdir nvrtc):$(libdir cufft):${LD_LIBRARY_PATH:-}"
 mkdir -p $OUT/ab
-SHARDS=${SHARDS:-14}; ROUNDS=${ROUNDS:-2}
+SHARDS=${SHARDS:-14}; ROUNDS=${ROUNDS:-2}; VAR_ROUNDS=${VAR_ROUNDS:-1}
 shard() { # sizes list, i -> every SHARDS-th element
   echo "$1" | tr ',' '\n' | awk -v s=$SHARDS -v i=$2 'NR%s==i' | paste -sd, ; }
 t0=$(date +%s)
@@ -28,7 +29,7 @@ for b in $BINS; do
   for i in $(seq 0 $((SHARDS-1))); do
     (
       for run in "${AB[@]}"; do s=${run%%|*}; z=$(shard "$(expand "${run#*|}")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z >/dev/null 2>>$OUT/ab/warm-$b.err; done
-      if [ $b = new ]; then for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(shard "$(expand "$z")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z --variants "$v" >/dev/null 2>>$OUT/ab/warm-$b.err; done; fi
+      if [ $b = new ]; then for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(shard "$(expand "$z")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z ${v:+--variants "$v"} >/dev/null 2>>$OUT/ab/warm-$b.err; done; fi
     ) &
   done
 done
@@ -40,8 +41,10 @@ for r in $(seq 1 $ROUNDS); do
   done
 done
 echo "ab $(( $(date +%s) - t0 )) s"
-n=0; for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(expand "$z"); n=$((n+1))
-  COALESCE_CACHE=/tmp/cc-new .gpu/bins/new bench fft --suite $s --sizes $z --variants "$v" --csv $OUT/ab/var$n-$s.csv > $OUT/ab/var$n-$s.log 2>&1 || echo "fail var $n"
+for r in $(seq 1 $VAR_ROUNDS); do
+  n=0; for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(expand "$z"); n=$((n+1))
+    COALESCE_CACHE=/tmp/cc-new .gpu/bins/new bench fft --suite $s --sizes $z ${v:+--variants "$v"} --csv $OUT/ab/var$n-$s-$r.csv > $OUT/ab/var$n-$s-$r.log 2>&1 || echo "fail var $n round $r"
+  done
 done
 echo "variants $(( $(date +%s) - t0 )) s"
 cd $OUT && tar czf ab.tar.gz ab && rm -rf ab

@@ -6,6 +6,7 @@ mod common;
 mod fft_support;
 
 use coalesce::fft::factor::{bluestein_len, is_prime, largest_prime_factor};
+use coalesce::fft::wisdom::{parse_wisdom, HOPPER_WISDOM};
 use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_recipes, poisoned};
@@ -57,7 +58,7 @@ fn fitting(designed: coalesce::Result<FftRecipe>, lim: DeviceLimits, what: &str)
 fn c2c_rows_of_two_rules(lim: DeviceLimits, lengths: Vec<usize>, rules: [&dyn Fn(&FftRecipe) -> bool; 2], least: [usize; 2]) -> Vec<FftProblem> {
     let mut met: [Vec<FftProblem>; 2] = [Vec::new(), Vec::new()];
     for n in lengths {
-        let Ok(r) = FftRecipe::design(FftProblem::c2c(n, 9), lim) else { continue };
+        let Ok(r) = FftRecipe::design_by_heuristic(FftProblem::c2c(n, 9), lim) else { continue };
         if let Some(i) = rules.iter().position(|rule| rule(&r)) {
             met[i].push(r.problem);
         }
@@ -132,7 +133,7 @@ fn long_codelet_rows_every_kind() {
     for device in common::devices() {
         let lim = limits(&device);
         let long_codelet = |p: &FftProblem| {
-            FftRecipe::design(*p, lim).is_ok_and(|r| matches!(&r.core, Core::Stockham { radices, .. } if radices.iter().any(|&x| x > 16 && !is_prime(x))))
+            FftRecipe::design_by_heuristic(*p, lim).is_ok_and(|r| matches!(&r.core, Core::Stockham { radices, .. } if radices.iter().any(|&x| x > 16 && !is_prime(x))))
         };
         let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (17..=4096).collect() } else { vec![754, 2880, 3125, 3960, 4000] };
         let mut problems: Vec<FftProblem> =
@@ -208,7 +209,7 @@ fn rows_holding_many_values_take_more_threads() {
             std::iter::once(FftProblem::c2c(n, 9)).chain(real.into_iter().flatten())
         });
         let mut problems: Vec<FftProblem> = candidates
-            .filter_map(|p| fitting(FftRecipe::design(p, lim), lim, "held values"))
+            .filter_map(|p| fitting(FftRecipe::design_by_heuristic(p, lim), lim, "held values"))
             .filter(|r| raised(r))
             .map(|r| r.problem)
             .collect();
@@ -320,7 +321,7 @@ fn bluestein_tuning_rules_every_kind() {
     for device in common::devices() {
         let lim = limits(&device);
         let under_rule = |p: &FftProblem| {
-            FftRecipe::design(*p, lim).is_ok_and(|r| match &r.core {
+            FftRecipe::design_by_heuristic(*p, lim).is_ok_and(|r| match &r.core {
                 Core::Bluestein { len, factor, radices, .. } if factor == len => radices.iter().any(|&x| x > 16),
                 Core::Bluestein { len, factor, .. } => (len / factor) % 2 == 1 && len / factor >= 5 && !r.tuning.is_padded(),
                 _ => false,
@@ -411,6 +412,39 @@ fn every_variant_of_a_recipe_is_correct() {
             .flat_map(|r| r.variants(lim).into_iter().map(|v| v.1).chain([r]))
             .collect();
         check_recipes::<f32>(&device, recipes, "variants");
+    }
+}
+
+/// The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
+/// as each device designs them: every entry in the GPU suite, one in eight in CI and under the
+/// sanitizer; batches that leave blocks part full, in place too.
+#[test]
+fn wisdom_kernels_every_entry() {
+    // (Every entry is f32 so far: f64 ones would want a check of their own.)
+    let entries: Vec<_> = parse_wisdom(HOPPER_WISDOM).unwrap().into_iter().filter(|e| e.problem(1).unwrap().precision == Precision::F32).collect();
+    for device in common::devices() {
+        let lim = limits(&device);
+        let full = common::full() && !common::under_sanitizer();
+        let hopper = lim.shared_bytes == DeviceLimits::H200.shared_bytes && lim.max_threads == DeviceLimits::H200.max_threads;
+        let mut recipes = Vec::new();
+        for (i, e) in entries.iter().enumerate().filter(|(i, _)| full || i % 8 == 0) {
+            for (problem, timed) in [(e.problem(9).unwrap(), true), (e.problem(3).unwrap().in_place(), false)] {
+                let Some(pick) = fitting(FftRecipe::design_by_heuristic(problem, lim), lim, "wisdom") else { continue };
+                // (A device of other limits, or in place, may design another pick, whose
+                // variants differ.)
+                match pick.variants(lim).into_iter().find(|(what, _)| *what == e.variant) {
+                    Some((_, faster)) => recipes.push(faster),
+                    None => assert!(!(hopper && timed), "entry {i}: {} has no variant '{}'", e.pick, e.variant),
+                }
+            }
+        }
+        // Where the device's limits are an H100's or H200's, planning runs exactly the kernels timed.
+        if hopper {
+            let planned: Vec<String> = entries.iter().map(|e| FftRecipe::design(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
+            assert_eq!(planned, entries.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
+        }
+        assert!(!recipes.is_empty() || !hopper);
+        check_recipes::<f32>(&device, recipes, "wisdom");
     }
 }
 

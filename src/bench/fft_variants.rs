@@ -39,7 +39,8 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 
 /// Times the variants of each size's pick, only those named in `only` where it names any
 /// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`; a
-/// trailing `*` takes every name it begins: `convolution*` for every convolution length).
+/// trailing `*` takes every name it begins: `convolution*` for every convolution length; a
+/// leading `!` leaves out what it names: `!convolution*` times every variant but those).
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], kind: FftKind, precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
@@ -51,20 +52,23 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         Some(prefix) => squeeze(name).starts_with(prefix),
         None => squeeze(filter) == squeeze(name),
     };
+    let (left_out, only): (Vec<&String>, Vec<&String>) = only.iter().partition(|o| o.starts_with('!'));
+    let left_out: Vec<&str> = left_out.iter().map(|o| &o[1..]).collect();
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let batch = batch_to_fill(kind, precision, n, budget);
         // Rows longer than one launch's 1D plans are those of multi-pass plans' contiguous passes.
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
-        let pick = if n > MAX_SINGLE_LAUNCH_LEN { FftRecipe::design_row(problem, lim)? } else { FftRecipe::design(problem, lim)? };
+        let pick = if n > MAX_SINGLE_LAUNCH_LEN { FftRecipe::design_row(problem, lim)? } else { FftRecipe::design_by_heuristic(problem, lim)? };
         for (what, r) in pick.variants(lim) {
             offered.insert(what.clone());
-            if only.is_empty() || only.iter().any(|o| matches(o, &what)) {
+            if (only.is_empty() || only.iter().any(|o| matches(o, &what))) && !left_out.iter().any(|o| matches(o, &what)) {
                 recipes.push((n, what, r));
             }
         }
         recipes.push((n, "heuristic".into(), pick));
     }
+    // (What '!' leaves out may be absent: a shard of the sizes may have no Bluestein row.)
     if let Some(unknown) = only.iter().find(|o| !offered.iter().any(|w| matches(o, w))) {
         let known: Vec<&str> = offered.iter().map(String::as_str).collect();
         return Err(crate::error::Error::invalid(format!("--variants: no variant named '{unknown}' for these sizes; they have: {}", known.join(", "))));

@@ -71,7 +71,8 @@ enum Command {
         sizes: Option<String>,
         /// The variants suite times only these variants beside the heuristic's pick,
         /// comma-separated names as its table prints them, spaces optional, a trailing '*'
-        /// for every name it begins (e.g. ping-pong,threadsx2,convolution*).
+        /// for every name it begins (e.g. ping-pong,threadsx2,convolution*); a leading '!'
+        /// leaves out what it names (!convolution* times every variant but those).
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,

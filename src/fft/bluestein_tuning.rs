@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn some_whole_row_convolutions_take_longer_codelets() {
-        let design = |p: FftProblem| FftRecipe::design(p, H200).unwrap();
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         let radices = |r: &FftRecipe| match &r.core {
             Core::Bluestein { len, factor, conv_len, radices, .. } if factor == len => (*conv_len, radices.clone()),
             other => panic!("{other:?}"),
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn long_convolutions_on_a_factor_run_the_whole_row_in_8192_points() {
-        let conv = |p: FftProblem| match FftRecipe::design(p, H200).unwrap().core {
+        let conv = |p: FftProblem| match FftRecipe::design_by_heuristic(p, H200).unwrap().core {
             Core::Bluestein { len, factor, conv_len, radices, .. } => (len / factor, conv_len, radices),
             other => panic!("{other:?}"),
         };
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn bluestein_on_five_or_more_odd_lines_drops_its_padding() {
-        let design = |p: FftProblem| FftRecipe::design(p, H200).unwrap();
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         // 3269 = 7 x 467 (seven 1024-point convolutions) and 3563 = 7 x 509: unpadded.
         for n in [3269, 3563] {
             let r = design(FftProblem::c2c(n, 100));

@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn staged_rows_of_three_threads_or_more_read_global_memory_directly() {
-        let design = |p: FftProblem| FftRecipe::design(p, H200).unwrap();
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         // C2C 65 = 13 x 5 (5 threads): the first pass reads global memory, the store is staged.
         let r = design(FftProblem::c2c(65, 1000));
         assert!(r.tuning.direct_io && r.tuning.staged_store && r.tuning.threads_per_transform == 5, "{}", r.kernel_name());
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn direct_rows_of_two_long_passes_and_few_threads_stage_their_store() {
-        let design = |p: FftProblem| FftRecipe::design(p, H200).unwrap();
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         // 368 = 23 x 16 (16 threads, 8 rows) and 1007 = 53 x 19: staged store, unpadded.
         for n in [368, 1007] {
             let r = design(FftProblem::c2c(n, 1000));

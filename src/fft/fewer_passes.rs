@@ -138,7 +138,7 @@ mod tests {
     use crate::fft::{Core, DeviceLimits, FftProblem, FftRecipe};
 
     fn radices(n: usize) -> Vec<usize> {
-        match FftRecipe::design(FftProblem::c2c(n, 1000), DeviceLimits::H200).unwrap().core {
+        match FftRecipe::design_by_heuristic(FftProblem::c2c(n, 1000), DeviceLimits::H200).unwrap().core {
             Core::Stockham { radices, .. } => radices,
             other => panic!("{n}: not Stockham: {other:?}"),
         }
@@ -151,7 +151,7 @@ mod tests {
         // A 27-point codelet over 20 threads lost: 540 keeps three passes.
         assert_eq!(radices(540).len(), 3);
         // f64: composite widest passes only (754 keeps three passes there).
-        let f64_radices = |n: usize| match FftRecipe::design(FftProblem::c2c(n, 10).f64(), DeviceLimits::H200).unwrap().core {
+        let f64_radices = |n: usize| match FftRecipe::design_by_heuristic(FftProblem::c2c(n, 10).f64(), DeviceLimits::H200).unwrap().core {
             Core::Stockham { radices, .. } => radices,
             other => panic!("{n}: not Stockham: {other:?}"),
         };
@@ -174,7 +174,7 @@ mod tests {
             assert_eq!(radices(n).len(), 3, "{n}");
         }
         // f64 and R2C keep theirs.
-        let design = |p: FftProblem| FftRecipe::design(p, DeviceLimits::H200).unwrap().core.passes();
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, DeviceLimits::H200).unwrap().core.passes();
         assert_eq!(design(FftProblem::c2c(273, 10).f64()), 3);
         assert_eq!(design(FftProblem::r2c(546, 10)), 3);
     }

@@ -212,7 +212,7 @@ mod tests {
     const H200: DeviceLimits = DeviceLimits::H200;
 
     fn design(p: FftProblem) -> FftRecipe {
-        FftRecipe::design(p, H200).unwrap()
+        FftRecipe::design_by_heuristic(p, H200).unwrap()
     }
 
     #[test]

@@ -54,7 +54,7 @@ mod tests {
     use crate::fft::{DeviceLimits, FftProblem, FftRecipe};
 
     fn design(p: FftProblem) -> FftRecipe {
-        FftRecipe::design(p, DeviceLimits::H200).unwrap()
+        FftRecipe::design_by_heuristic(p, DeviceLimits::H200).unwrap()
     }
 
     #[test]

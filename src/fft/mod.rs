@@ -67,6 +67,7 @@ pub mod strided;
 pub mod reference;
 pub mod tables;
 mod variants;
+pub mod wisdom;
 
 pub use cluster::{ClusterLimits, ClusterSplit};
 pub use codegen::TableLayout;

@@ -545,8 +545,15 @@ const PING_PONG_MAX_SHARED: u64 = 128 * 1024;
 const SHARED_BUDGET: u64 = 48 * 1024;
 
 impl FftRecipe {
-    /// Picks the algorithm and tuning for `problem` on a device with `limits`.
+    /// Picks the algorithm and tuning for `problem` on a device with `limits`: the heuristic's
+    /// pick, or where the measured wisdom names a faster kernel for it, that one (wisdom.rs).
     pub fn design(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
+        Ok(Self::design_by_heuristic(problem, limits)?.with_wisdom(limits))
+    }
+
+    /// As [`FftRecipe::design`], by the heuristic's rules alone: what the wisdom was measured
+    /// against, and what `bench fft --suite variants` times as "heuristic".
+    pub fn design_by_heuristic(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
         Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }
@@ -851,8 +858,10 @@ impl FftRecipe {
         // Under the two-block launch bound (128 registers), in place, 4096-point Bluestein
         // convolutions ran 0.96x fused (39 lengths, 0.92x..0.98x); fused ran 1.06x faster
         // elsewhere (622 Rader and Bluestein lengths; ninth session, docs/BENCHMARKS.md).
+        // 8192-point convolutions in 32 x 32 x 8 (long codelets, twenty-fourth session) ran
+        // 1.10x fused under the same bound (30 lengths, both rounds; thirty-second session).
         if let Core::Bluestein { conv_len, .. } = core {
-            if conv_len >= 4096 && recipe.tuning.min_blocks_per_sm > 1 && !recipe.tuning.ping_pong {
+            if (4096..8192).contains(&conv_len) && recipe.tuning.min_blocks_per_sm > 1 && !recipe.tuning.ping_pong {
                 recipe.tuning.fused_convolution = false;
             }
         }
@@ -1292,7 +1301,7 @@ mod tests {
     const H200: DeviceLimits = DeviceLimits::H200;
 
     fn core_of(n: usize) -> Core {
-        FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap().core
+        FftRecipe::design_by_heuristic(FftProblem::c2c(n, 100), H200).unwrap().core
     }
 
     #[test]
@@ -1315,7 +1324,7 @@ mod tests {
     fn bluestein_runs_on_the_largest_prime_factor_only() {
         // 3092 = 4 x 773 (772 = 4 x 193): four DFTs of 773 by convolutions of 1568, then a
         // radix-4 pass; threads for the convolutions (4 x 1568 / 14), not the outer pass (773).
-        let r = FftRecipe::design(FftProblem::c2c(3092, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(3092, 100), H200).unwrap();
         assert_eq!(r.core, Core::Bluestein { len: 3092, factor: 773, conv_len: 1568, radices: vec![14, 14, 8], outer: vec![4] });
         assert_eq!(r.tuning.threads_per_transform, 448);
         assert_eq!(r.core.region(), 4 * 1568);
@@ -1347,7 +1356,7 @@ mod tests {
 
     #[test]
     fn threads_even_out_a_pass_with_a_few_more_butterflies() {
-        let design = |n: usize| FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap();
+        let design = |n: usize| FftRecipe::design_by_heuristic(FftProblem::c2c(n, 100), H200).unwrap();
         // 3599 = 61 x 59: the radix-59 pass has 61 butterflies; 59 threads would take two rounds.
         assert_eq!(design(3599).tuning.threads_per_transform, 61);
         // Staged rows under 16 threads keep one thread per butterfly of the widest pass.
@@ -1368,13 +1377,13 @@ mod tests {
     fn long_stockham_rows_fill_a_block_alone() {
         // 1344 = 14 x 12 x 8: 112 threads per row (one per radix-12 butterfly, a quarter more
         // than the radix-14 pass's 96), one row per block (two before the rule).
-        let r = FftRecipe::design(FftProblem::c2c(1344, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(1344, 100), H200).unwrap();
         assert_eq!((r.tuning.threads_per_transform, r.tuning.transforms_per_block), (112, 1));
         // Rows of at most ONE_ROW_THREADS still share blocks.
-        let r = FftRecipe::design(FftProblem::c2c(588, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(588, 100), H200).unwrap();
         assert!(r.tuning.threads_per_transform <= ONE_ROW_THREADS && r.tuning.transforms_per_block > 1);
         // 64 as 4 x 4 x 4: 16 threads per row, whose passes read and write global memory.
-        let r = FftRecipe::design(FftProblem::c2c(64, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(64, 100), H200).unwrap();
         assert!(r.tuning.direct_io && r.tuning.threads_per_transform == 16);
     }
 
@@ -1382,23 +1391,23 @@ mod tests {
     fn ping_pong_where_threads_take_several_butterflies_and_both_buffers_fit() {
         // 937 = Rader on 936 = 13 x 9 x 8 with 72 threads: the radix-9 and radix-8 passes
         // take two rounds; two buffers of 938 values fit.
-        let r = FftRecipe::design(FftProblem::c2c(937, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(937, 100), H200).unwrap();
         assert_eq!((r.tuning.threads_per_transform, r.most_rounds()), (72, 2));
         assert!(r.tuning.ping_pong && r.shared_values() == 2 * r.buffer_values());
         // 2039: Bluestein's 4096 values as 16 x 16 x 16 over 256 threads, one round each.
-        let r = FftRecipe::design(FftProblem::c2c(2039, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(2039, 100), H200).unwrap();
         assert_eq!(r.most_rounds(), 1);
         assert!(!r.tuning.ping_pong);
         // 3862 = 2 x 1931: two 4096-point convolutions (two rounds) would need 2 x 66 KiB.
-        let r = FftRecipe::design(FftProblem::c2c(3862, 100), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(3862, 100), H200).unwrap();
         assert!(r.most_rounds() > 1 && 2 * r.shared_bytes() > PING_PONG_MAX_SHARED && !r.tuning.ping_pong);
         // Stockham rows stay in place.
-        assert!(!FftRecipe::design(FftProblem::c2c(4092, 100), H200).unwrap().tuning.ping_pong);
+        assert!(!FftRecipe::design_by_heuristic(FftProblem::c2c(4092, 100), H200).unwrap().tuning.ping_pong);
     }
 
     #[test]
-    fn convolutions_run_fused_except_4096_point_bluestein_under_a_launch_bound() {
-        let design = |n: usize| FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap();
+    fn convolutions_run_fused_except_4096_to_8191_point_bluestein_under_a_launch_bound() {
+        let design = |n: usize| FftRecipe::design_by_heuristic(FftProblem::c2c(n, 100), H200).unwrap();
         let r = design(2039);
         assert!(r.uses_bluestein() && r.tuning.min_blocks_per_sm == 2 && !r.tuning.ping_pong && !r.fuses_convolution());
         assert!(r.kernel_name().ends_with("_split"));
@@ -1406,8 +1415,8 @@ mod tests {
         for n in [937, 1021, 2843, 3563] {
             assert!(design(n).fuses_convolution(), "{n}");
         }
-        // 8192 points as 32 x 32 x 8 (bluestein_tuning.rs) fall under the launch bound too.
-        assert!(design(4093).tuning.min_blocks_per_sm == 2 && !design(4093).fuses_convolution());
+        // 8192 points as 32 x 32 x 8 (bluestein_tuning.rs), under the launch bound too, fused.
+        assert!(design(4093).tuning.min_blocks_per_sm == 2 && design(4093).fuses_convolution());
         assert!(!design(4096).fuses_convolution() && !design(4096).kernel_name().contains("split"));
         // The inverse transform's radices are the forward's reversed: its first pass is the
         // forward's last.
@@ -1418,7 +1427,7 @@ mod tests {
     #[test]
     fn bluestein_two_block_bound_where_it_binds_at_the_floor_or_whole_row_powers_of_two() {
         let blocks = |p: FftProblem| {
-            let r = FftRecipe::design(p, H200).unwrap();
+            let r = FftRecipe::design_by_heuristic(p, H200).unwrap();
             assert!(r.uses_bluestein(), "{}", r.kernel_name());
             (r.threads_per_block(), r.tuning.min_blocks_per_sm)
         };
@@ -1438,12 +1447,12 @@ mod tests {
 
     #[test]
     fn rader_writes_directly_only_from_passes_after_its_dfts() {
-        let mut r = FftRecipe::design(FftProblem::c2c(4001, 10), H200).unwrap();
+        let mut r = FftRecipe::design_by_heuristic(FftProblem::c2c(4001, 10), H200).unwrap();
         assert!(r.uses_rader() && !r.core.row_passes() && !r.tuning.direct_io);
         r.tuning.direct_io = true;
         assert!(r.check(H200).unwrap_err().to_string().contains("without direct_io"));
         // 2018 = 2 x 1009: a radix-2 pass after the two DFTs writes the row.
-        let r = FftRecipe::design(FftProblem::c2c(2018, 10), H200).unwrap();
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(2018, 10), H200).unwrap();
         assert!(r.uses_rader() && r.core.row_passes() && r.tuning.direct_io);
     }
 }

@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn rows_of_54_to_63_threads_go_one_to_a_block() {
-        let design = |p: FftProblem| FftRecipe::design(p, H200).unwrap();
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         // 1740 = 29 x 10 x 6 (58 threads) and 1922 = 31 x 31 x 2 (62): one row a block.
         for n in [1740, 1922] {
             let r = design(FftProblem::c2c(n, 1000));
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn rows_of_large_prime_codelets_fill_two_warps() {
         let rows = |p: FftProblem| {
-            let r = FftRecipe::design(p, H200).unwrap();
+            let r = FftRecipe::design_by_heuristic(p, H200).unwrap();
             (r.tuning.threads_per_transform, r.tuning.transforms_per_block)
         };
         // 69 = 23 x 3: 43 rows of 3 threads (129) -> 21 (63); 580 = 29 x 20: 7 of 20 -> 3.

@@ -10,96 +10,115 @@ impl FftRecipe {
     /// Recipes one choice away from this one, each named by what it changes, all valid on a
     /// device with `limits` and each a distinct kernel. The recipe itself is not among them.
     pub fn variants(&self, limits: DeviceLimits) -> Vec<(String, FftRecipe)> {
+        self.variants_where(limits, &|_| true)
+    }
+
+    /// The variant of this one named `name` (as [`FftRecipe::variants`] names it), designing
+    /// no other: the wisdom's lookup at plan time, where designing every variant (the radix
+    /// caps, Bluestein's convolution lengths) would take milliseconds.
+    pub(crate) fn variant_named(&self, limits: DeviceLimits, name: &str) -> Option<FftRecipe> {
+        self.variants_where(limits, &|what| what == name).into_iter().next().map(|(_, r)| r)
+    }
+
+    /// The variants whose names `wanted` accepts, each designed only once its name is.
+    fn variants_where(&self, limits: DeviceLimits, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, FftRecipe)> {
         let mut out: Vec<(String, FftRecipe)> = Vec::new();
-        let mut offer = |name: String, r: FftRecipe| {
-            if r != *self && r.check(limits).is_ok() && out.iter().all(|(_, o)| *o != r) {
+        let mut offer = |name: String, design: &dyn Fn() -> Option<FftRecipe>| {
+            if !wanted(&name) {
+                return;
+            }
+            if let Some(r) = design().filter(|r| r != self && r.check(limits).is_ok() && out.iter().all(|(_, o)| o != r)) {
                 out.push((name, r));
             }
         };
         // Other radix caps (15: C2R's direct rows stage their pair load only under radix 16);
         // as `design_with_radix_cap`, for the long rows of multi-pass plans too.
         for cap in LONG_CODELET_CAPS.into_iter().rev().chain([16, 15, 8, 4]) {
-            if let Ok(r) = FftRecipe::design_core(self.problem, Some(cap), StockhamModel::CONTIGUOUS_ROWS, limits) {
-                offer(format!("radix<={cap}"), r);
-            }
+            offer(format!("radix<={cap}"), &|| FftRecipe::design_core(self.problem, Some(cap), StockhamModel::CONTIGUOUS_ROWS, limits).ok());
         }
         // Long rows in the fewest passes (the packings `in_fewer_passes` searches).
         if let Core::Stockham { len, .. } = self.core {
             for cap in FEWEST_PASS_CAPS {
-                let core = fewest_pass_radices(len, cap).map(|radices| Core::Stockham { len, radices });
-                if let Some(Ok(r)) = core.map(|c| FftRecipe::design_around(self.problem, c, limits)) {
-                    offer(format!("fewest passes<={cap}"), r);
-                }
+                offer(format!("fewest passes<={cap}"), &|| {
+                    let core = fewest_pass_radices(len, cap).map(|radices| Core::Stockham { len, radices })?;
+                    FftRecipe::design_around(self.problem, core, limits).ok()
+                });
             }
         }
         if let Core::Bluestein { len, factor, conv_len, .. } = self.core {
             // Every convolution length Bluestein could take, from 2 factor - 1 up to the power of
             // two (the 7-smooth ones): the space `bluestein_len` and `FAST_CONVOLUTION_LENGTHS` pick from.
             for m in convolution_lengths(factor).filter(|&m| m != conv_len) {
-                if let Some(r) = Core::bluestein(len, factor, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
-                    offer(format!("convolution {m}"), r);
-                }
+                offer(format!("convolution {m}"), &|| Core::bluestein(len, factor, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()));
             }
             // On the largest prime factor, or over the whole row.
             let p = largest_prime_factor(len);
             let (what, (f, m)) = if factor == len { ("bluestein on factor", (p, bluestein_len(p))) } else { ("bluestein whole", (len, whole_row_bluestein_len(len))) };
             // (The whole row as the design would run it: some convolutions in longer codelets.)
-            if let Some(r) = Core::bluestein(len, f, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok()) {
-                offer(what.into(), if f == len { r.with_long_codelet_convolution(limits) } else { r });
-            }
+            offer(what.into(), &|| {
+                let r = Core::bluestein(len, f, m, MAX_COMPOSITE_RADIX).and_then(|c| FftRecipe::design_around(self.problem, c, limits).ok())?;
+                Some(if f == len { r.with_long_codelet_convolution(limits) } else { r })
+            });
         }
         // Rader and Bluestein, where both apply.
         let len = self.core.len();
         let other = match self.core {
-            Core::Rader { .. } => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX).map(|c| ("bluestein", c)),
-            Core::Bluestein { .. } => Core::rader(len, None).map(|c| ("rader", c)),
+            Core::Rader { .. } => Some("bluestein"),
+            Core::Bluestein { .. } => Some("rader"),
             Core::Stockham { .. } | Core::Grid { .. } => None,
         };
-        if let Some((what, r)) = other.and_then(|(w, c)| FftRecipe::design_around(self.problem, c, limits).ok().map(|r| (w, r))) {
-            offer(what.into(), r);
+        if let Some(what) = other {
+            offer(what.into(), &|| {
+                let core = match what {
+                    "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
+                    _ => Core::rader(len, None),
+                }?;
+                FftRecipe::design_around(self.problem, core, limits).ok()
+            });
         }
         let t = self.tuning;
         if t.threads_per_transform > 1 {
-            offer("threads /2".into(), {
+            offer("threads /2".into(), &|| {
                 let mut r = self.clone();
                 r.tuning.threads_per_transform = t.threads_per_transform.div_ceil(2);
-                r
+                Some(r)
             });
         }
         // More threads than the widest pass has butterflies of its largest radix: passes of
         // smaller radices then take fewer rounds.
         if t.threads_per_transform * 2 <= limits.max_threads {
-            offer("threads x2".into(), {
+            offer("threads x2".into(), &|| {
                 let mut r = self.clone();
                 r.tuning.threads_per_transform = t.threads_per_transform * 2;
                 r.tuning.transforms_per_block = t.transforms_per_block.div_ceil(2);
-                r
+                Some(r)
             });
         }
         // One butterfly per thread in the pass of each other radix (the pick has one per thread
         // in its widest pass): fewer rounds in the passes of smaller radices.
         for (radix, butterflies) in self.core.pass_butterflies() {
             if butterflies as u32 != t.threads_per_transform && butterflies as u32 <= limits.max_threads {
-                offer(format!("threads for radix {radix}"), self.with_threads_keeping_block(butterflies as u32));
+                offer(format!("threads for radix {radix}"), &|| Some(self.with_threads_keeping_block(butterflies as u32)));
             }
         }
+        // This recipe with one change made.
         let with = |f: &dyn Fn(&mut FftRecipe)| {
             let mut r = self.clone();
             f(&mut r);
             r
         };
-        offer("rows x2".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block * 2));
+        offer("rows x2".into(), &|| Some(with(&|r| r.tuning.transforms_per_block = t.transforms_per_block * 2)));
         if t.transforms_per_block > 1 {
-            offer("rows /2".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 2));
+            offer("rows /2".into(), &|| Some(with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 2)));
         }
-        offer(if t.direct_io { "staged io" } else { "direct io" }.into(), with(&|r| {
+        offer(if t.direct_io { "staged io" } else { "direct io" }.into(), &|| Some(with(&|r| {
             r.tuning.direct_io = !t.direct_io;
             r.tuning.staged_store = false;
-        }));
+        })));
         // Direct rows' last pass through shared memory and a coalesced store phase; from staged
         // rows, the first pass reading global memory too.
         if t.staged_store {
-            offer("direct store".into(), with(&|r| r.tuning.staged_store = false));
+            offer("direct store".into(), &|| Some(with(&|r| r.tuning.staged_store = false)));
         } else {
             let direct_load = with(&|r| (r.tuning.direct_io, r.tuning.staged_store) = (true, true));
             if direct_load.can_stage_store() {
@@ -108,45 +127,45 @@ impl FftRecipe {
                 if t.is_padded() {
                     let mut unpadded = direct_load.clone();
                     unpadded.tuning.drop_padding();
-                    offer(if t.direct_io { "staged store unpadded" } else { "direct load unpadded" }.into(), unpadded);
+                    offer(if t.direct_io { "staged store unpadded" } else { "direct load unpadded" }.into(), &|| Some(unpadded.clone()));
                 }
-                offer(if t.direct_io { "staged store" } else { "direct load" }.into(), direct_load);
+                offer(if t.direct_io { "staged store" } else { "direct load" }.into(), &|| Some(direct_load.clone()));
             }
         }
-        offer("twiddle table".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Table));
-        offer("twiddles computed".into(), with(&|r| r.tuning.twiddles = TwiddleSource::Computed));
-        offer(if t.ping_pong { "in place" } else { "ping-pong" }.into(), with(&|r| r.tuning.ping_pong = !t.ping_pong));
+        offer("twiddle table".into(), &|| Some(with(&|r| r.tuning.twiddles = TwiddleSource::Table)));
+        offer("twiddles computed".into(), &|| Some(with(&|r| r.tuning.twiddles = TwiddleSource::Computed)));
+        offer(if t.ping_pong { "in place" } else { "ping-pong" }.into(), &|| Some(with(&|r| r.tuning.ping_pong = !t.ping_pong)));
         if self.core.convolution_len().is_some() {
             let what = if t.fused_convolution { "convolution split" } else { "convolution fused" };
-            offer(what.into(), with(&|r| r.tuning.fused_convolution = !t.fused_convolution));
+            offer(what.into(), &|| Some(with(&|r| r.tuning.fused_convolution = !t.fused_convolution)));
         }
         // Real transforms of even length: the half spectrum a pair at a time, or each value on
         // its own.
         if self.can_pair_half_spectrum() {
             let what = if t.half_spectrum_pairs { "half spectrum elementwise" } else { "half spectrum pairs" };
-            offer(what.into(), with(&|r| r.tuning.half_spectrum_pairs = !t.half_spectrum_pairs));
+            offer(what.into(), &|| Some(with(&|r| r.tuning.half_spectrum_pairs = !t.half_spectrum_pairs)));
             // Staged pairs without the padding the pick's passes chose (the pair load's
             // shared stores and the passes' reads with it: two choices at once).
             if !t.half_spectrum_pairs && t.is_padded() {
-                offer("half spectrum pairs unpadded".into(), with(&|r| {
+                offer("half spectrum pairs unpadded".into(), &|| Some(with(&|r| {
                     r.tuning.half_spectrum_pairs = true;
                     r.tuning.drop_padding();
-                }));
+                })));
             }
             // Direct rows: the pairs in the core's own pass (mirror pairs), or staged.
             if self.can_mirror_pairs() {
                 let mirrored = self.pairs_in_core_pass();
-                offer(if mirrored { "half spectrum pairs staged" } else { "mirror pairs" }.into(), with(&|r| {
+                offer(if mirrored { "half spectrum pairs staged" } else { "mirror pairs" }.into(), &|| Some(with(&|r| {
                     r.tuning.half_spectrum_pairs = true;
                     r.tuning.mirror_pairs = !mirrored;
-                }));
+                })));
             }
         }
-        offer("no padding".into(), with(&|r| r.tuning.drop_padding()));
+        offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         for blocks in [1, 2, 3] {
-            offer(format!("min {blocks} blocks/SM"), with(&|r| r.tuning.min_blocks_per_sm = blocks));
+            offer(format!("min {blocks} blocks/SM"), &|| Some(with(&|r| r.tuning.min_blocks_per_sm = blocks)));
         }
-        offer("rows /4".into(), with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4));
+        offer("rows /4".into(), &|| Some(with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4)));
         out
     }
 }
@@ -160,7 +179,7 @@ mod tests {
     #[test]
     fn variants_are_valid_distinct_and_differ_from_the_pick() {
         for n in [1, 2, 7, 64, 97, 360, 2039, 4096] {
-            let pick = FftRecipe::design(FftProblem::c2c(n, 100), H200).unwrap();
+            let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(n, 100), H200).unwrap();
             let variants = pick.variants(H200);
             let mut names: Vec<String> = variants.iter().map(|(_, r)| r.kernel_name()).collect();
             names.push(pick.kernel_name());
@@ -173,16 +192,28 @@ mod tests {
                 assert_eq!(r.problem, pick.problem);
             }
         }
-        let pick = FftRecipe::design(FftProblem::c2c(4096, 100), H200).unwrap();
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(4096, 100), H200).unwrap();
         // (Under 15 a power of two packs into radix 8 as under 8: the variant keeps the first name.)
         let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=15").unwrap().1;
         assert_eq!(radix8.core.stages()[0].radices, [8, 8, 8, 8]);
         assert_eq!(radix8.tuning.threads_per_transform, 512);
     }
 
+    /// The wisdom's lookup designs one variant by name: the same recipe as in the whole list.
+    #[test]
+    fn a_variant_named_is_the_one_listed() {
+        for p in [FftProblem::c2c(351, 100), FftProblem::c2c(3352, 100), FftProblem::c2c(353, 100), FftProblem::r2c(1728, 100), FftProblem::c2r(390, 100)] {
+            let pick = FftRecipe::design_by_heuristic(p, H200).unwrap();
+            for (what, r) in pick.variants(H200) {
+                assert_eq!(pick.variant_named(H200, &what).as_ref(), Some(&r), "{p:?} {what}");
+            }
+            assert_eq!(pick.variant_named(H200, "no such variant"), None);
+        }
+    }
+
     #[test]
     fn stores_are_staged_only_where_the_last_pass_would_write_global_memory() {
-        let find = |p: FftProblem, what: &str| FftRecipe::design(p, H200).unwrap().variants(H200).into_iter().find(|(w, _)| w == what).map(|v| v.1);
+        let find = |p: FftProblem, what: &str| FftRecipe::design_by_heuristic(p, H200).unwrap().variants(H200).into_iter().find(|(w, _)| w == what).map(|v| v.1);
         // Staged rows (2 threads): the first pass reads global memory, the store stays staged.
         let direct_load = find(FftProblem::c2c(20, 100), "direct load").unwrap();
         assert!(direct_load.tuning.direct_io && direct_load.tuning.staged_store);
@@ -194,7 +225,7 @@ mod tests {
         // Direct rows: their last pass through shared memory; and back.
         let staged_store = find(FftProblem::c2c(4096, 100), "staged store").unwrap();
         assert!(staged_store.tuning.direct_io && staged_store.tuning.staged_store);
-        let pick = FftRecipe::design(FftProblem::c2c(4096, 100), H200).unwrap();
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(4096, 100), H200).unwrap();
         assert!(staged_store.variants(H200).iter().any(|(_, r)| *r == pick));
         // C2R pairing its half spectrum loads it staged: a staged store would be the staged kernel.
         assert_eq!(find(FftProblem::c2r(264, 100), "direct load"), None);
@@ -202,7 +233,7 @@ mod tests {
         // R2C of even length stores through shared memory already: no such variant, and the
         // tuning is refused with what to change.
         assert_eq!(find(FftProblem::r2c(4096, 100), "staged store"), None);
-        let mut r2c = FftRecipe::design(FftProblem::r2c(4096, 100), H200).unwrap();
+        let mut r2c = FftRecipe::design_by_heuristic(FftProblem::r2c(4096, 100), H200).unwrap();
         r2c.tuning.staged_store = true;
         assert!(r2c.check(H200).unwrap_err().to_string().contains("without it"));
     }

@@ -1,0 +1,258 @@
+//! Measured wisdom: kernels that timed faster than the heuristic's pick at their length.
+//!
+//! The heuristic's rules were fitted on samples of lengths, so at some lengths a recipe one
+//! tuning choice away from its pick ([`FftRecipe::variants`]) runs measurably faster, for
+//! reasons no rule found. `wisdom/hopper.tsv` names those: the pick's kernel, the faster
+//! kernel, which variant that is and its least gain over the rounds timed. [`FftRecipe::design`]
+//! runs the faster kernel wherever the heuristic designs the pick's.
+//!
+//! The table is generated, never edited: [`wisdom_from_variant_tables`] reads two or more
+//! rounds of `coalesce bench fft --suite variants` CSVs (docs/fft) and keeps, for each length,
+//! the variant that beat the pick by at least [`MIN_GAIN`] in every round. Entries are keyed by
+//! kernel name, which spells out every tuning choice, so an entry applies only where the
+//! heuristic still designs exactly the kernel that was timed. A unit test regenerates the table
+//! from the CSVs its header names and fails where it differs: a heuristic change that alters a
+//! pick makes its entry stale, and `cargo run --release --example fft_wisdom -- CSV...` rewrites it.
+//!
+//! Measured on an H200. Like the heuristic's own rules, fitted there too, the table applies on
+//! every device: the kernels it names compute the same transform, only faster or slower.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+
+use super::problem::{FftKind, FftProblem, Precision};
+use super::recipe::{DeviceLimits, FftRecipe};
+use crate::error::{Error, Result};
+
+/// The committed table, as `wisdom_from_variant_tables` wrote it.
+pub const HOPPER_WISDOM: &str = include_str!("wisdom/hopper.tsv");
+
+/// A variant joins the table only where it beat the pick by this much in every round: between
+/// two rounds a variant's gain moved by a median of 0.4% (C2C) to 1.7% (R2C), with a 90th
+/// percentile of 1.5% to 6.5% (thirty-second session), and smaller gains would not survive a
+/// change of machine.
+pub const MIN_GAIN: f64 = 1.03;
+
+/// One line of the table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WisdomEntry {
+    /// The heuristic's pick, as `FftRecipe::kernel_name` names it.
+    pub pick: String,
+    /// The faster kernel: one of the pick's variants.
+    pub faster: String,
+    /// The variant's name (`FftRecipe::variants`).
+    pub variant: String,
+    /// The variant's least speed-up over the pick in the rounds timed.
+    pub gain: f64,
+}
+
+impl WisdomEntry {
+    /// The problem the entry is for (kind, precision and length, as the pick's kernel name
+    /// spells them), with `batch` rows; None for a kernel name that is not an FFT's.
+    pub fn problem(&self, batch: usize) -> Option<FftProblem> {
+        problem_of_kernel(&self.pick).map(|p| FftProblem { batch, ..p })
+    }
+}
+
+/// The entries of a table in the format `wisdom_from_variant_tables` writes.
+pub fn parse_wisdom(table: &str) -> Result<Vec<WisdomEntry>> {
+    let bad = |line: &str| Error::invalid(format!("wisdom: '{line}' is not 'pick<TAB>faster<TAB>variant<TAB>gain'"));
+    let lines = table.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            match fields[..] {
+                [pick, faster, variant, gain] => Ok(WisdomEntry {
+                    pick: pick.into(),
+                    faster: faster.into(),
+                    variant: variant.into(),
+                    gain: gain.parse().map_err(|_| bad(line))?,
+                }),
+                _ => Err(bad(line)),
+            }
+        })
+        .collect()
+}
+
+/// The committed table by pick's kernel name, parsed once.
+fn hopper_wisdom() -> &'static HashMap<String, WisdomEntry> {
+    static TABLE: OnceLock<HashMap<String, WisdomEntry>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // The unit tests parse it too, so a malformed table fails them rather than planning.
+        parse_wisdom(HOPPER_WISDOM).unwrap_or_default().into_iter().map(|e| (e.pick.clone(), e)).collect()
+    })
+}
+
+impl FftRecipe {
+    /// This recipe, or the variant of it the wisdom table names as faster.
+    pub(crate) fn with_wisdom(self, limits: DeviceLimits) -> Self {
+        match hopper_wisdom().get(&self.kernel_name()) {
+            // (The kernel name checks the variant is the one timed, on any device's limits.)
+            Some(entry) => self.variant_named(limits, &entry.variant).filter(|r| r.kernel_name() == entry.faster).unwrap_or(self),
+            None => self,
+        }
+    }
+}
+
+/// The problem a kernel name such as `fft_c2r_f64_n97_...` was designed for (batch arbitrary:
+/// a contiguous row's kernel does not depend on it).
+fn problem_of_kernel(kernel: &str) -> Option<FftProblem> {
+    let mut parts = kernel.strip_prefix("fft_")?.split('_');
+    let kind = match parts.next()? {
+        "c2c" => FftKind::C2C,
+        "r2c" => FftKind::R2C,
+        "c2r" => FftKind::C2R,
+        _ => return None,
+    };
+    let precision = match parts.next()? {
+        "f32" => Precision::F32,
+        "f64" => Precision::F64,
+        _ => return None,
+    };
+    let len = parts.next()?.strip_prefix('n')?.parse().ok()?;
+    Some(FftProblem { kind, ..FftProblem::c2c(len, 1 << 16) }.precision(precision))
+}
+
+/// One CSV row of the variants suite: (pick's kernel, variant, its kernel, vs heuristic).
+type VariantRow = (String, String, String, f64);
+
+/// The rows of one variants CSV (`n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT`), each
+/// variant beside its length's pick.
+fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
+    let bad = |what: &str| Error::invalid(format!("{name}: {what}; expected a CSV of `coalesce bench fft --suite variants`"));
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().ok_or_else(|| bad("empty"))?.split(',').collect();
+    let column = |title: &str| header.iter().position(|h| *h == title).ok_or_else(|| bad(&format!("no column '{title}'")));
+    let (n, variant, kernel, gain) = (column("n")?, column("variant")?, column("kernel")?, column("vs heuristic")?);
+    let rows: Vec<Vec<&str>> = lines.filter(|l| !l.is_empty()).map(|l| l.split(',').collect()).collect();
+    if rows.iter().any(|r| r.len() != header.len()) {
+        return Err(bad("a row with a different number of fields than the header"));
+    }
+    // Each length's pick ("heuristic"), which every variant of that length is measured against.
+    let picks: HashMap<&str, &str> = rows.iter().filter(|r| r[variant] == "heuristic").map(|r| (r[n], r[kernel])).collect();
+    rows.iter()
+        .filter(|r| r[variant] != "heuristic")
+        .map(|r| {
+            let pick = picks.get(r[n]).ok_or_else(|| bad(&format!("length {} has no heuristic row", r[n])))?;
+            let g = r[gain].parse().map_err(|_| bad(&format!("'{}' is not a number", r[gain])))?;
+            Ok((pick.to_string(), r[variant].to_string(), r[kernel].to_string(), g))
+        })
+        .collect()
+}
+
+/// The wisdom table of variants CSVs (name, text), each one round over some lengths and
+/// variants of one kind and precision: for each pick the heuristic still designs on a device
+/// with `limits`, the variant that beat it by at least [`MIN_GAIN`] in every round that timed
+/// it, two rounds or more (the largest least gain), where it is still one of the pick's
+/// variants. The header names the CSVs, for the test that regenerates it.
+pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<String> {
+    if rounds.len() < 2 {
+        return Err(Error::invalid("wisdom: give two or more rounds of variants CSVs, so that a gain must repeat to count"));
+    }
+    // (pick, variant) -> (its kernel, gain in each round that timed it).
+    let mut gains: BTreeMap<(String, String), (String, Vec<f64>)> = BTreeMap::new();
+    for (name, csv) in rounds {
+        for (pick, variant, kernel, gain) in variant_rows(csv, name)? {
+            gains.entry((pick, variant)).or_insert((kernel, Vec::new())).1.push(gain);
+        }
+    }
+    let mut best: BTreeMap<String, WisdomEntry> = BTreeMap::new();
+    for ((pick, variant), (faster, round_gains)) in gains {
+        let least = round_gains.iter().copied().fold(f64::INFINITY, f64::min);
+        // Timed in two rounds or more (each beside the pick in the same run), faster in each.
+        let wins = round_gains.len() >= 2 && least >= MIN_GAIN;
+        if wins && best.get(&pick).is_none_or(|b| least > b.gain) {
+            best.insert(pick.clone(), WisdomEntry { pick, faster, variant, gain: least });
+        }
+    }
+    let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
+    for entry in best.into_values() {
+        let Some(problem) = problem_of_kernel(&entry.pick) else { continue };
+        // Stale where the heuristic now picks another kernel, or the faster one is no longer a variant.
+        let Ok(pick) = FftRecipe::design_by_heuristic(problem, limits) else { continue };
+        if pick.kernel_name() == entry.pick && pick.variants(limits).iter().any(|(_, r)| r.kernel_name() == entry.faster) {
+            entries.push((problem, entry));
+        }
+    }
+    entries.sort_by_key(|(p, _)| (p.kind as u8, p.precision as u8, p.len));
+    let mut out = String::from("# FFT wisdom (src/fft/wisdom.rs): kernels measured faster than the heuristic's pick on an H200.\n");
+    out += "# Generated by `cargo run --release --example fft_wisdom --";
+    for (name, _) in rounds {
+        out += &format!(" {name}");
+    }
+    out += "`; do not edit.\n# pick\tfaster\tvariant\tleast gain over the rounds\n";
+    for (_, e) in entries {
+        out += &format!("{}\t{}\t{}\t{:.3}\n", e.pick, e.faster, e.variant, e.gain);
+    }
+    Ok(out)
+}
+
+/// The CSVs the committed table was generated from, as its header names them.
+pub fn wisdom_sources(table: &str) -> Vec<String> {
+    let line = table.lines().find_map(|l| l.strip_prefix("# Generated by `cargo run --release --example fft_wisdom --")).unwrap_or("");
+    line.split('`').next().unwrap_or("").split_whitespace().map(String::from).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DeviceLimits as L;
+
+    /// The committed table is what its CSVs generate today: no entry is stale.
+    #[test]
+    fn committed_wisdom_is_what_its_measurements_generate() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let sources = wisdom_sources(HOPPER_WISDOM);
+        assert!(sources.len() >= 2, "the table's header names no CSVs");
+        let texts: Vec<(String, String)> = sources.iter().map(|s| (s.clone(), std::fs::read_to_string(format!("{root}/{s}")).unwrap())).collect();
+        let rounds: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let generated = wisdom_from_variant_tables(&rounds, L::H200).unwrap();
+        assert!(
+            generated == HOPPER_WISDOM,
+            "src/fft/wisdom/hopper.tsv is stale (a pick or variant changed): regenerate it with `cargo run --release --example fft_wisdom -- {}`",
+            sources.join(" ")
+        );
+    }
+
+    #[test]
+    fn every_entry_is_applied_by_design() {
+        let entries = parse_wisdom(HOPPER_WISDOM).unwrap();
+        assert!(!entries.is_empty());
+        for e in entries {
+            let problem = e.problem(9).unwrap();
+            assert_eq!(FftRecipe::design_by_heuristic(problem, L::H200).unwrap().kernel_name(), e.pick);
+            assert_eq!(FftRecipe::design(problem, L::H200).unwrap().kernel_name(), e.faster, "{}", e.variant);
+            assert!(e.gain >= MIN_GAIN);
+        }
+    }
+
+    #[test]
+    fn kernels_name_their_problem() {
+        let p = problem_of_kernel("fft_c2r_f64_n97_rader97_r16x6_t6x11_p5r1_m3_pp").unwrap();
+        assert_eq!((p.kind, p.precision, p.len), (FftKind::C2R, Precision::F64, 97));
+        assert_eq!(problem_of_kernel("permute_f32"), None);
+        assert_eq!(problem_of_kernel("fft_c2c_f16_n4_r4"), None);
+    }
+
+    #[test]
+    fn a_gain_must_repeat_in_every_round() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+        let (what, variant) = pick.variants(L::H200).into_iter().next().unwrap();
+        let csv = |gain: f64| {
+            format!(
+                "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n351,{what},{},1,0.9,{gain},1\n351,heuristic,{},1,0.8,1.000,1\n",
+                variant.kernel_name(),
+                pick.kernel_name()
+            )
+        };
+        let (won, lost) = (csv(1.10), csv(1.01));
+        let table = wisdom_from_variant_tables(&[("a.csv", &won), ("b.csv", &won)], L::H200).unwrap();
+        let entries = parse_wisdom(&table).unwrap();
+        assert_eq!(entries, vec![WisdomEntry { pick: pick.kernel_name(), faster: variant.kernel_name(), variant: what, gain: 1.10 }]);
+        assert_eq!(wisdom_sources(&table), ["a.csv", "b.csv"]);
+        let once = wisdom_from_variant_tables(&[("a.csv", &won), ("b.csv", &lost)], L::H200).unwrap();
+        assert!(parse_wisdom(&once).unwrap().is_empty());
+        assert!(wisdom_from_variant_tables(&[("a.csv", &won)], L::H200).is_err());
+        assert!(wisdom_from_variant_tables(&[("a.csv", "n,kernel\n"), ("b.csv", &won)], L::H200).unwrap_err().to_string().contains("no column 'variant'"));
+    }
+}
