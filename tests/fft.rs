@@ -432,8 +432,8 @@ fn wisdom_kernels_every_entry() {
                 let Some(pick) = fitting(FftRecipe::design_by_heuristic(problem, lim), lim, "wisdom") else { continue };
                 // (A device of other limits, or in place, may design another pick, whose
                 // variants differ.)
-                match pick.variants(lim).into_iter().find(|(what, _)| *what == e.variant) {
-                    Some((_, faster)) => recipes.push(faster),
+                match pick.variant_path(lim, &e.variant) {
+                    Some(faster) => recipes.push(faster),
                     None => assert!(!(hopper && timed), "entry {i}: {} has no variant '{}'", e.pick, e.variant),
                 }
             }

@@ -1,6 +1,7 @@
 //! `coalesce bench fft --suite variants` (`variants-f64`, `variants-r2c`, `variants-c2r`): for
 //! each size, the heuristic's recipe beside its variants (each one tuning choice away,
-//! [`FftRecipe::variants`]) and cuFFT, C2C f32 (f64; f32 R2C forward, C2R inverse) batched to the
+//! [`FftRecipe::variants`]; where the measured wisdom names a faster kernel for the pick,
+//! that kernel's own variants too) and cuFFT, C2C f32 (f64; f32 R2C forward, C2R inverse) batched to the
 //! run's budget. Kernel development: it shows which rule of the heuristic to
 //! change, and how much a measuring autotuner would gain over it.
 
@@ -10,7 +11,7 @@ use super::fft_suite::{batch_to_fill, cufft_kind, geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, MAX_SINGLE_LAUNCH_LEN};
+use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, MAX_SINGLE_LAUNCH_LEN, VARIANT_PATH_SEPARATOR};
 use crate::Backend;
 
 /// C2C sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -40,7 +41,9 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 /// Times the variants of each size's pick, only those named in `only` where it names any
 /// (names as the table prints them, spaces optional: `threadsx2` for `threads x2`; a
 /// trailing `*` takes every name it begins: `convolution*` for every convolution length; a
-/// leading `!` leaves out what it names: `!convolution*` times every variant but those).
+/// leading `!` leaves out what it names: `!convolution*` times every variant but those). The
+/// variants of the wisdom's kernel are named `then` and their own name here (`then*`: all
+/// of them, and no variant of the pick).
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], kind: FftKind, precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
@@ -60,10 +63,27 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         // Rows longer than one launch's 1D plans are those of multi-pass plans' contiguous passes.
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
         let pick = if n > MAX_SINGLE_LAUNCH_LEN { FftRecipe::design_row(problem, lim)? } else { FftRecipe::design_by_heuristic(problem, lim)? };
-        for (what, r) in pick.variants(lim) {
+        let wanted = |what: &str| (only.is_empty() || only.iter().any(|o| matches(o, what))) && !left_out.iter().any(|o| matches(o, what));
+        let first_step = pick.variants(lim);
+        // Where the wisdom names a faster kernel for the pick (1D plans only), that kernel's
+        // own variants too, named by their path from the pick and filtered as "then" and
+        // their last step (`then*` times these alone): the search's next step. Kernels the
+        // first step times already are left out.
+        let wisdom = if n > MAX_SINGLE_LAUNCH_LEN { None } else { pick.wisdom_path().and_then(|path| Some((path, pick.variant_path(lim, path)?))) };
+        let next_step = wisdom.map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (path, what, r)).collect());
+        let mut timed: std::collections::HashSet<String> = first_step.iter().map(|(_, r)| r.kernel_name()).collect();
+        timed.insert(pick.kernel_name());
+        for (what, r) in first_step {
             offered.insert(what.clone());
-            if (only.is_empty() || only.iter().any(|o| matches(o, &what))) && !left_out.iter().any(|o| matches(o, &what)) {
+            if wanted(&what) {
                 recipes.push((n, what, r));
+            }
+        }
+        for (path, what, r) in next_step {
+            let then = format!("then {what}");
+            offered.insert(then.clone());
+            if wanted(&then) && timed.insert(r.kernel_name()) {
+                recipes.push((n, format!("{path}{VARIANT_PATH_SEPARATOR}{what}"), r));
             }
         }
         recipes.push((n, "heuristic".into(), pick));
@@ -104,7 +124,12 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
                 cufft.map_or("-".into(), |c| format!("{:.3}", frac / c)),
             ]);
             if what != "heuristic" {
-                gains.entry(what.clone()).or_default().push((*n, frac / pick));
+                // (The next step's variants summed up by their last step.)
+                let kind = match what.rsplit_once(VARIANT_PATH_SEPARATOR) {
+                    Some((_, last)) => format!("then {last}"),
+                    None => what.clone(),
+                };
+                gains.entry(kind).or_default().push((*n, frac / pick));
             }
         }
         let best = fracs.iter().map(|f| f.2).fold(f64::NAN, f64::max);

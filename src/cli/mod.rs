@@ -72,7 +72,9 @@ enum Command {
         /// The variants suite times only these variants beside the heuristic's pick,
         /// comma-separated names as its table prints them, spaces optional, a trailing '*'
         /// for every name it begins (e.g. ping-pong,threadsx2,convolution*); a leading '!'
-        /// leaves out what it names (!convolution* times every variant but those).
+        /// leaves out what it names (!convolution* times every variant but those). Where the
+        /// wisdom names a faster kernel than the pick, its variants are timed too, as
+        /// 'then NAME' (then* times those alone).
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,

@@ -6,6 +6,9 @@ use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, wh
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
 
+/// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
+pub const VARIANT_PATH_SEPARATOR: &str = " / ";
+
 impl FftRecipe {
     /// Recipes one choice away from this one, each named by what it changes, all valid on a
     /// device with `limits` and each a distinct kernel. The recipe itself is not among them.
@@ -18,6 +21,14 @@ impl FftRecipe {
     /// caps, Bluestein's convolution lengths) would take milliseconds.
     pub(crate) fn variant_named(&self, limits: DeviceLimits, name: &str) -> Option<FftRecipe> {
         self.variants_where(limits, &|what| what == name).into_iter().next().map(|(_, r)| r)
+    }
+
+    /// The recipe a path of variant names reaches, each a variant of the one before
+    /// (`"radix<=25 / order 20x13x13"`: the `order 20x13x13` variant of this recipe's
+    /// `radix<=25` variant); None where a step names no variant. The wisdom's entries are
+    /// such paths: a variant of a variant is the second step of a search.
+    pub fn variant_path(&self, limits: DeviceLimits, path: &str) -> Option<FftRecipe> {
+        path.split(VARIANT_PATH_SEPARATOR).try_fold(self.clone(), |r, name| r.variant_named(limits, name))
     }
 
     /// The variants whose names `wanted` accepts, each designed only once its name is.
@@ -43,6 +54,15 @@ impl FftRecipe {
                     let core = fewest_pass_radices(len, cap).map(|radices| Core::Stockham { len, radices })?;
                     FftRecipe::design_around(self.problem, core, limits).ok()
                 });
+            }
+        }
+        // The same radices in other orders (rotations of the pick's order and of its reverse),
+        // the tuning kept: which radix reads global memory, which writes it, and the bank
+        // conflicts of each pass change with the order; the packing rules fix one order only.
+        if let Core::Stockham { len, radices } = &self.core {
+            for order in other_radix_orders(radices) {
+                let name = order.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x");
+                offer(format!("order {name}"), &|| Some(FftRecipe { core: Core::Stockham { len: *len, radices: order.clone() }, ..self.clone() }));
             }
         }
         if let Core::Bluestein { len, factor, conv_len, .. } = self.core {
@@ -170,6 +190,21 @@ impl FftRecipe {
     }
 }
 
+/// Rotations of `radices` and of their reverse, each once, `radices` itself left out.
+fn other_radix_orders(radices: &[usize]) -> Vec<Vec<usize>> {
+    let reversed: Vec<usize> = radices.iter().rev().copied().collect();
+    let mut orders: Vec<Vec<usize>> = Vec::new();
+    for base in [radices, &reversed[..]] {
+        for k in 0..base.len() {
+            let rotated: Vec<usize> = base[k..].iter().chain(&base[..k]).copied().collect();
+            if rotated != radices && !orders.contains(&rotated) {
+                orders.push(rotated);
+            }
+        }
+    }
+    orders
+}
+
 #[cfg(test)]
 mod tests {
     use crate::fft::{DeviceLimits, FftProblem, FftRecipe};
@@ -197,6 +232,18 @@ mod tests {
         let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=15").unwrap().1;
         assert_eq!(radix8.core.stages()[0].radices, [8, 8, 8, 8]);
         assert_eq!(radix8.tuning.threads_per_transform, 512);
+    }
+
+    #[test]
+    fn radix_orders_are_rotations_of_the_order_and_its_reverse() {
+        assert_eq!(super::other_radix_orders(&[26, 26, 5]), [vec![26, 5, 26], vec![5, 26, 26]]);
+        assert_eq!(super::other_radix_orders(&[4, 3, 2]), [vec![3, 2, 4], vec![2, 4, 3], vec![2, 3, 4], vec![3, 4, 2], vec![4, 2, 3]]);
+        assert!(super::other_radix_orders(&[16]).is_empty());
+        assert!(super::other_radix_orders(&[8, 8]).is_empty());
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(3380, 100), H200).unwrap();
+        let order = pick.variant_named(H200, "order 5x26x26").unwrap();
+        assert_eq!(order.core.stages()[0].radices, [5, 26, 26]);
+        assert_eq!(order.tuning, pick.tuning);
     }
 
     /// The wisdom's lookup designs one variant by name: the same recipe as in the whole list.

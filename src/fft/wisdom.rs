@@ -6,9 +6,14 @@
 //! kernel, which variant that is and its least gain over the rounds timed. [`FftRecipe::design`]
 //! runs the faster kernel wherever the heuristic designs the pick's.
 //!
+//! The search goes on from there: where the table already names a faster kernel, the variants
+//! suite also times that kernel's own variants, named by their path from the pick
+//! (`radix<=25 / order 20x13x13`, [`FftRecipe::variant_path`]), and such a path joins the
+//! table as any variant does.
+//!
 //! The table is generated, never edited: [`wisdom_from_variant_tables`] reads two or more
 //! rounds of `coalesce bench fft --suite variants` CSVs (docs/fft) and keeps, for each length,
-//! the variant that beat the pick by at least [`MIN_GAIN`] in every round. Entries are keyed by
+//! the variant (or path) that beat the pick by at least [`MIN_GAIN`] in every round. Entries are keyed by
 //! kernel name, which spells out every tuning choice, so an entry applies only where the
 //! heuristic still designs exactly the kernel that was timed. A unit test regenerates the table
 //! from the CSVs its header names and fails where it differs: a heuristic change that alters a
@@ -38,9 +43,10 @@ pub const MIN_GAIN: f64 = 1.03;
 pub struct WisdomEntry {
     /// The heuristic's pick, as `FftRecipe::kernel_name` names it.
     pub pick: String,
-    /// The faster kernel: one of the pick's variants.
+    /// The faster kernel: one of the pick's variants, or a variant of one.
     pub faster: String,
-    /// The variant's name (`FftRecipe::variants`).
+    /// The variant's name (`FftRecipe::variants`), or the path of names that reaches it
+    /// (`FftRecipe::variant_path`).
     pub variant: String,
     /// The variant's least speed-up over the pick in the rounds timed.
     pub gain: f64,
@@ -88,9 +94,17 @@ impl FftRecipe {
     pub(crate) fn with_wisdom(self, limits: DeviceLimits) -> Self {
         match hopper_wisdom().get(&self.kernel_name()) {
             // (The kernel name checks the variant is the one timed, on any device's limits.)
-            Some(entry) => self.variant_named(limits, &entry.variant).filter(|r| r.kernel_name() == entry.faster).unwrap_or(self),
+            Some(entry) => self.variant_path(limits, &entry.variant).filter(|r| r.kernel_name() == entry.faster).unwrap_or(self),
             None => self,
         }
+    }
+}
+
+impl FftRecipe {
+    /// The path of variants the wisdom table names for this recipe, where this is a pick it
+    /// has an entry for: where the variants suite goes on searching from.
+    pub(crate) fn wisdom_path(&self) -> Option<&'static str> {
+        hopper_wisdom().get(&self.kernel_name()).map(|e| e.variant.as_str())
     }
 }
 
@@ -156,21 +170,35 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
             gains.entry((pick, variant)).or_insert((kernel, Vec::new())).1.push(gain);
         }
     }
-    let mut best: BTreeMap<String, WisdomEntry> = BTreeMap::new();
+    // Every winner of each pick: timed in two rounds or more (each beside the pick in the
+    // same run), faster in each.
+    let mut winners: BTreeMap<String, Vec<WisdomEntry>> = BTreeMap::new();
     for ((pick, variant), (faster, round_gains)) in gains {
         let least = round_gains.iter().copied().fold(f64::INFINITY, f64::min);
-        // Timed in two rounds or more (each beside the pick in the same run), faster in each.
-        let wins = round_gains.len() >= 2 && least >= MIN_GAIN;
-        if wins && best.get(&pick).is_none_or(|b| least > b.gain) {
-            best.insert(pick.clone(), WisdomEntry { pick, faster, variant, gain: least });
+        if round_gains.len() >= 2 && least >= MIN_GAIN {
+            winners.entry(pick.clone()).or_default().push(WisdomEntry { pick, faster, variant, gain: least });
         }
+    }
+    // Of a pick's winners, the one of fewest steps whose gain is within MIN_GAIN of the best
+    // (the largest gain among those): a longer path must gain as much again over a shorter
+    // one as a variant must over the pick, since the two were timed in different runs.
+    let steps = |e: &WisdomEntry| e.variant.split(super::VARIANT_PATH_SEPARATOR).count();
+    let mut best: BTreeMap<String, WisdomEntry> = BTreeMap::new();
+    for (pick, candidates) in winners {
+        let top = candidates.iter().map(|e| e.gain).fold(0.0, f64::max);
+        let chosen = candidates
+            .into_iter()
+            .filter(|e| e.gain * MIN_GAIN >= top)
+            .min_by(|a, b| steps(a).cmp(&steps(b)).then(b.gain.total_cmp(&a.gain)))
+            .expect("the best winner is among those within MIN_GAIN of it");
+        best.insert(pick, chosen);
     }
     let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
     for entry in best.into_values() {
         let Some(problem) = problem_of_kernel(&entry.pick) else { continue };
         // Stale where the heuristic now picks another kernel, or the faster one is no longer a variant.
         let Ok(pick) = FftRecipe::design_by_heuristic(problem, limits) else { continue };
-        if pick.kernel_name() == entry.pick && pick.variants(limits).iter().any(|(_, r)| r.kernel_name() == entry.faster) {
+        if pick.kernel_name() == entry.pick && pick.variant_path(limits, &entry.variant).is_some_and(|r| r.kernel_name() == entry.faster) {
             entries.push((problem, entry));
         }
     }
@@ -223,6 +251,31 @@ mod tests {
             assert_eq!(FftRecipe::design_by_heuristic(problem, L::H200).unwrap().kernel_name(), e.pick);
             assert_eq!(FftRecipe::design(problem, L::H200).unwrap().kernel_name(), e.faster, "{}", e.variant);
             assert!(e.gain >= MIN_GAIN);
+        }
+    }
+
+    /// A variant of a variant (the search's next step) joins the table by its path, measured
+    /// against the heuristic's pick in the same run, and planning walks the path.
+    #[test]
+    fn a_path_of_variants_joins_the_table() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(3380, 1 << 16), L::H200).unwrap();
+        let path = "radix<=25 / threads for radix 13";
+        let faster = pick.variant_path(L::H200, path).unwrap();
+        assert_eq!(faster.core.stages()[0].radices, [20, 13, 13]);
+        assert_eq!(faster.tuning.threads_per_transform, 260);
+        assert_eq!(pick.variant_path(L::H200, "radix<=25 / no such variant"), None);
+        let row = |what: &str, r: &FftRecipe, gain: f64| format!("3380,{what},{},1,0.9,{gain},1\n", r.kernel_name());
+        let csv = format!("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n{}{}", row(path, &faster, 1.05), row("heuristic", &pick, 1.0));
+        let table = wisdom_from_variant_tables(&[("a.csv", &csv), ("b.csv", &csv)], L::H200).unwrap();
+        let entries = parse_wisdom(&table).unwrap();
+        assert_eq!(entries, vec![WisdomEntry { pick: pick.kernel_name(), faster: faster.kernel_name(), variant: path.into(), gain: 1.05 }]);
+        // Beside its first step, the path is kept only where it gains MIN_GAIN more.
+        let first = pick.variant_named(L::H200, "radix<=25").unwrap();
+        for (first_gain, path_gain, kept) in [(1.04, 1.05, "radix<=25"), (1.04, 1.08, path), (1.02, 1.05, path)] {
+            let csv = format!("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n{}{}{}", row(path, &faster, path_gain), row("radix<=25", &first, first_gain), row("heuristic", &pick, 1.0));
+            let table = wisdom_from_variant_tables(&[("a.csv", &csv), ("b.csv", &csv)], L::H200).unwrap();
+            let entry = parse_wisdom(&table).unwrap().pop().unwrap();
+            assert_eq!(entry.variant, kept, "first step gaining {first_gain}, the path {path_gain}");
         }
     }
 
