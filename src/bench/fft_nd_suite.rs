@@ -396,7 +396,7 @@ pub(super) fn strided_rows(device: &Device, cfg: &BenchConfig) -> Result<Table> 
 /// A Stockham core's radices as "16x16x4" ("-" for the other algorithms).
 fn radices_text(core: &Core) -> String {
     match core {
-        Core::Stockham { radices, .. } => radices.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x"),
+        Core::Stockham { radices, .. } => crate::fft::radices_text(radices),
         _ => "-".into(),
     }
 }

@@ -346,7 +346,7 @@ impl Core {
     /// (a 64 x 64 grid, radices per axis), `realgrid64x64_r16x4_r16x2` (a real 64 x 64 grid: a
     /// 64 x 32 core).
     fn label(&self) -> String {
-        let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x") };
+        let join = |r: &[usize]| if r.is_empty() { "1".to_string() } else { radices_text(r) };
         match self {
             Core::Stockham { radices, .. } => format!("r{}", join(radices)),
             Core::Bluestein { conv_len, radices, outer, .. } if outer.is_empty() => format!("bluestein{conv_len}_r{}", join(radices)),
@@ -1174,6 +1174,11 @@ impl FftRecipe {
     pub fn uses_rader(&self) -> bool {
         matches!(self.core, Core::Rader { .. })
     }
+}
+
+/// Radices as kernel names and variant names spell them: `16x16x4`.
+pub fn radices_text(radices: &[usize]) -> String {
+    radices.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x")
 }
 
 /// Index i after intra-row padding: one spare slot per 2^shift values.

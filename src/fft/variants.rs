@@ -4,7 +4,7 @@
 
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
-use super::recipe::{Core, DeviceLimits, FftRecipe, TwiddleSource};
+use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";
@@ -61,8 +61,7 @@ impl FftRecipe {
         // conflicts of each pass change with the order; the packing rules fix one order only.
         if let Core::Stockham { len, radices } = &self.core {
             for order in other_radix_orders(radices) {
-                let name = order.iter().map(|r| r.to_string()).collect::<Vec<_>>().join("x");
-                offer(format!("order {name}"), &|| Some(FftRecipe { core: Core::Stockham { len: *len, radices: order.clone() }, ..self.clone() }));
+                offer(format!("order {}", radices_text(&order)), &|| Some(FftRecipe { core: Core::Stockham { len: *len, radices: order.clone() }, ..self.clone() }));
             }
         }
         if let Core::Bluestein { len, factor, conv_len, .. } = self.core {

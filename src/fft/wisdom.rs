@@ -92,19 +92,17 @@ fn hopper_wisdom() -> &'static HashMap<String, WisdomEntry> {
 impl FftRecipe {
     /// This recipe, or the variant of it the wisdom table names as faster.
     pub(crate) fn with_wisdom(self, limits: DeviceLimits) -> Self {
-        match hopper_wisdom().get(&self.kernel_name()) {
-            // (The kernel name checks the variant is the one timed, on any device's limits.)
-            Some(entry) => self.variant_path(limits, &entry.variant).filter(|r| r.kernel_name() == entry.faster).unwrap_or(self),
-            None => self,
-        }
+        self.wisdom_variant(limits).map_or(self, |(_, faster)| faster)
     }
-}
 
-impl FftRecipe {
-    /// The path of variants the wisdom table names for this recipe, where this is a pick it
-    /// has an entry for: where the variants suite goes on searching from.
-    pub(crate) fn wisdom_path(&self) -> Option<&'static str> {
-        hopper_wisdom().get(&self.kernel_name()).map(|e| e.variant.as_str())
+    /// Where the wisdom table has an entry for this recipe (a pick), the path of variants it
+    /// names and the recipe that path reaches: what planning runs instead, and where the
+    /// variants suite goes on searching from.
+    pub(crate) fn wisdom_variant(&self, limits: DeviceLimits) -> Option<(&'static str, FftRecipe)> {
+        let entry = hopper_wisdom().get(&self.kernel_name())?;
+        // (The kernel name checks the variant is the one timed, on any device's limits.)
+        let faster = self.variant_path(limits, &entry.variant).filter(|r| r.kernel_name() == entry.faster)?;
+        Some((entry.variant.as_str(), faster))
     }
 }
 
