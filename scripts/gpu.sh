@@ -21,7 +21,8 @@
 #   ab         same-run A/B: for each suite in $AB_SUITES (default "real"), `coalesce bench fft
 #              --suite S $AB_ARGS` with the older CLI staged as .gpu/old/coalesce, then with this
 #              one; CSVs and logs as ab/S-old-*.csv, ab/S-new-*.csv in $OUT/ab.tar.gz
-#   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT)
+#   accuracy   `coalesce bench fft --accuracy` (every N, f32 and f64, beside cuFFT), in
+#              $ACCURACY_SHARDS (8) processes at once; merged CSVs accuracy-f32.csv, -f64.csv
 #   permute    `coalesce bench permute` (seed cases, n^3 orders, 200 random permutations,
 #              interlace, shifts) beside the naive gather, CSV; extra arguments from
 #              $PERMUTE_ARGS (e.g. "--sweep" for the tile tuning table)
@@ -32,6 +33,8 @@
 #   profile    Nsight Compute on the f32 kernel of kind $PROFILE_KIND (c2c, r2c or c2r; default
 #              c2c) of each length in $PROFILE_SIZES (default "35 2904 4093"): throughput,
 #              occupancy, bank conflicts, warp stalls
+#   profile-bench  Nsight Compute on our kernels and cuFFT's in `bench fft $PROFILE_ARGS`
+#              (default "--suite large-1d --sizes 1048576"); $PROFILE_COUNT launches of ours
 #   survey     registers and stack (nvcc -Xptxas -v, 16 at a time) of every kernel the fft_recipes
 #              example designs for $SURVEY_ARGS (e.g. "$(seq 2 2048 | sed 's/^/f64:/')"), as CSV
 #              name,registers,stack bytes,spill store bytes: a kernel of 32 registers and a
@@ -165,8 +168,45 @@ run() {
             # One archive: the device tool brings back at most 8 files.
             tar czf "$OUT/ab.tar.gz" -C "$OUT" ab && rm -rf "$OUT/ab" ;;
         accuracy)
-            mkdir -p /tmp/csv
-            "$STAGE/coalesce" bench fft --accuracy --csv /tmp/csv/accuracy.csv 2>&1 | tee "$OUT/accuracy.txt" ;;
+            # One process compiled too slowly on a fresh machine (6144 kernels; over 420 s):
+            # $ACCURACY_SHARDS (8) processes each take every 8th length, then one table per
+            # precision is merged, rows by length, with the summary the CLI would print.
+            mkdir -p /tmp/csv/accuracy
+            local shards=${ACCURACY_SHARDS:-8}
+            for i in $(seq 0 $((shards - 1))); do
+                "$STAGE/coalesce" bench fft --accuracy ${ACCURACY_ARGS:-} --sizes "$(seq 1 4096 | awk -v s="$shards" -v i="$i" 'NR % s == i' | paste -sd,)" \
+                    --csv "/tmp/csv/accuracy/part$i.csv" > "/tmp/csv/accuracy/part$i.txt" 2>&1 &
+            done
+            wait
+            for i in $(seq 0 $((shards - 1))); do
+                [ -f "/tmp/csv/accuracy/part$i.csv" ] || { echo "!! accuracy shard $i wrote no table:"; tail -n 3 "/tmp/csv/accuracy/part$i.txt"; status=1; }
+            done
+            for precision in f32 f64; do
+                # Each shard writes f32's table as partI.csv and f64's as partI-2.csv.
+                case $precision in f32) pattern='part[0-9]+\.csv$'; target=1e-6 ;; f64) pattern='part[0-9]+-2\.csv$'; target=2e-15 ;; esac
+                files=$(ls /tmp/csv/accuracy/*.csv | grep -E "$pattern")
+                [ -n "$files" ] || continue
+                { head -n 1 $(echo "$files" | head -n 1); for f in $files; do tail -n +2 "$f"; done | sort -t, -k1 -n; } > "/tmp/csv/accuracy-$precision.csv"
+                awk -F, -v p="$precision" -v t="$target" 'NR > 1 {
+                        n++; for (c = 2; c <= 3; c++) { if ($c + 0 > w) { w = $c + 0; wn = $1 } if ($c !~ /^[0-9.e+-]+$/ || $c + 0 > t) over[$1] = 1 }
+                        for (c = 4; c <= 5; c++) if ($c != "-" && $c + 0 > cw) { cw = $c + 0; cn = $1 } }
+                    END { k = 0; for (x in over) k++
+                        printf "%s: %d sizes; largest error %.2e (N=%d); target %s: %d sizes above it\n", p, n, w, wn, t, k
+                        if (cn) printf "%s: cuFFT on the same inputs: largest error %.2e (N=%d)\n", p, cw, cn }' "/tmp/csv/accuracy-$precision.csv"
+            done | tee "$OUT/accuracy.txt"
+            rm -rf /tmp/csv/accuracy ;;
+        profile-bench)
+            # Nsight Compute on the kernels of one bench run: ours (names fft_*) and, in a second
+            # run, the first $PROFILE_OTHERS (4) launches whose names do not start with f (cuFFT's).
+            for pattern in "regex:^fft_" "regex:^[^f]"; do
+                local count=${PROFILE_COUNT:-4}; [ "$pattern" = "regex:^fft_" ] || count=${PROFILE_OTHERS:-4}
+                echo "== $pattern"
+                # shellcheck disable=SC2086
+                ncu --clock-control none --kernel-name "$pattern" --launch-count "$count" \
+                    --section SpeedOfLight --section Occupancy --section LaunchStats \
+                    --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
+                    "$STAGE/coalesce" bench fft ${PROFILE_ARGS:---suite large-1d --sizes 1048576} 2>&1 | grep -v "^==PROF==" | tail -n 400
+            done | tee -a "$OUT/profile-bench.txt" ;;
         profile)
             kind=${PROFILE_KIND:-c2c}
             suite=sweep; [ "$kind" = c2c ] || suite=real
@@ -197,7 +237,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft ab permute cases accuracy profile profile-permute survey registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests sanitizer bench sweep fft ab permute cases accuracy profile profile-bench profile-permute survey registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.

@@ -468,7 +468,7 @@ impl FftTuning {
 }
 
 /// What the device allows, as far as FFT planning cares.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeviceLimits {
     pub shared_bytes: u64,
     pub max_threads: u32,
@@ -590,7 +590,10 @@ impl FftRecipe {
     pub(crate) fn design_core(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, limits: DeviceLimits) -> Result<Self> {
         let len = Self::core_len(&problem);
         let mut recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
-        if radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS {
+        // Rules fitted on uncapped contiguous rows (these, and Bluestein's at the end): designs
+        // under a radix cap (C2R's paired fallback, `radix<=N` variants) and strided passes skip them.
+        let fitted_rules = radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS;
+        if fitted_rules {
             recipe = recipe.in_fewer_passes(limits);
             // f32 rows (C2C, even real) whose passes would hold over 64 values a thread: more
             // threads (held_values.rs).
@@ -629,7 +632,7 @@ impl FftRecipe {
         // lines unpadded; unless radices are capped, long convolutions on a factor over the
         // whole row instead, and some whole-row convolutions in longer codelets.
         let pick = pick.with_unpadded_odd_lines();
-        if radix_cap.is_some() || model != StockhamModel::CONTIGUOUS_ROWS {
+        if !fitted_rules {
             return Ok(pick);
         }
         Ok(pick.with_whole_row_over_long_factor_convolutions(limits).with_long_codelet_convolution(limits))

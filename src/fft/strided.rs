@@ -297,6 +297,21 @@ impl StridedIo {
         self.chirps().find(|c| c.step == ChirpStep::Filter)
     }
 
+    /// Whether the pass computes its four-step twiddle as sincospi(2m/len) instead of reading
+    /// it from the tables of m's digits (`RootDigits`): in f32, for powers of two from 2^21 to
+    /// 2^24, where the tables take three digits (three scattered loads a value) and 2m/len is
+    /// exact in f32 (m < 2^24); not where the input is packed (C2R's first pass). Same-run A/B
+    /// on an H200 (thirty-fourth session, `bench fft --suite large-1d`): C2C 2^21..2^24 and
+    /// R2C 2^22..2^25 2.4-4.1% faster; C2R 2^22 1.2% slower, 2^23 and 2^24 no different.
+    /// Computing every step twiddle instead, of two digits too, made 2^20 2% slower and
+    /// 4096^2 5% (its R2C 14%), though 2^16 2% faster: there two loads from L1 mostly cost
+    /// less than a sincospi's arithmetic.
+    pub fn computes_twiddle(&self, precision: Precision) -> bool {
+        self.twiddle.is_some_and(|t| {
+            precision == Precision::F32 && t.len.is_power_of_two() && t.len <= 1 << 24 && super::tables::RootDigits::of(t.len).digits >= 3
+        }) && !matches!(self.input_values, Values::Packed(_))
+    }
+
     /// The packed side (see [`PackedAxis`]): R2C's output or C2R's input.
     pub fn packed(&self) -> Option<&PackedAxis> {
         match (&self.input_values, &self.output_values) {
@@ -500,6 +515,30 @@ impl FftRecipe {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn step_twiddles_are_computed_only_past_two_digits_where_exact() {
+        let io = |len: usize, input_values: Values| StridedIo {
+            input_stride: 1,
+            output_stride: 1,
+            batch: vec![BatchDim { count: 1, input: 1, output: 1 }],
+            twiddle: Some(StepTwiddle { len, dim: 0 }),
+            input_values,
+            output_values: Values::Complex,
+            input_chirp: None,
+            output_chirp: None,
+        };
+        let computed = |len: usize, precision| io(len, Values::Complex).computes_twiddle(precision);
+        assert!(computed(1 << 21, Precision::F32) && computed(1 << 24, Precision::F32));
+        // Two digits: the tables were faster. Past 2^24, 2m/len is not exact in f32.
+        assert!(!computed(1 << 20, Precision::F32) && !computed(4096, Precision::F32));
+        assert!(!computed(1 << 25, Precision::F32));
+        assert!(!computed(3 << 20, Precision::F32) && !computed(1 << 22, Precision::F64));
+        // C2R's first pass, whose input is packed, did not gain.
+        let packed = Values::Packed(PackedAxis { len: 1 << 23, at: AxisIndex::whole(1) });
+        assert!(!io(1 << 22, packed).computes_twiddle(Precision::F32));
+        assert!(!StridedIo { twiddle: None, ..io(1 << 22, Values::Complex) }.computes_twiddle(Precision::F32));
+    }
 
     #[test]
     fn batch_dimensions_that_continue_each_other_merge() {

@@ -211,13 +211,24 @@ impl KernelWriter<'_> {
     }
 
     pub(super) fn step_twiddle_function(&mut self, io: &StridedIo) {
-        if let Some(tw) = io.twiddle {
+        let Some(tw) = io.twiddle else { return };
+        if io.computes_twiddle(self.r.problem.precision) {
+            self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: computed, 2m/{} is exact in f32", tw.len, tw.len, tw.len)]);
+            self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
+            self.w.line(format!("const real x = (real)m * {:e}f;", 2.0 / tw.len as f64));
+            self.w.line("real s, c;");
+            self.w.line("(void)tables;");
+            for line in ["#if defined(__CUDACC__)", "sincospif(x, &s, &c);", "#else", "s = sinpi(x);", "c = cospi(x);", "#endif"] {
+                self.w.line(line);
+            }
+            self.w.line("return MAKE_CPLX(c, -s);");
+        } else {
             let digits = RootDigits::of(tw.len);
             self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: {}", tw.len, tw.len, digits_text(digits))]);
             self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
             self.w.line(format!("return {};", digit_root(self.tables.step_roots, digits)));
-            self.w.close();
         }
+        self.w.close();
     }
 
     /// `u64 name(u64 b)`: row b's part of the index g its values have along the whole axis
