@@ -232,8 +232,8 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         values.extend(filter);
         values.extend(indices);
     }
-    if let Some(step) = recipe.io.as_ref().filter(|io| !io.computes_twiddle(recipe.problem.precision)).and_then(|io| io.twiddle) {
-        values.extend(RootDigits::of(step.len).tables());
+    if let Some(digits) = recipe.io.as_ref().and_then(|io| io.twiddle_tables(recipe.problem.precision)) {
+        values.extend(digits.tables());
     }
     if let Some(c) = recipe.io.as_ref().and_then(|io| io.chirp_step()) {
         values.extend(RootDigits::of(2 * c.len).tables());

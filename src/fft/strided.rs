@@ -22,6 +22,7 @@ use super::problem::{FftKind, FftProblem, Precision};
 use super::factor::{is_smooth, StockhamModel, LARGEST_COMPOSITE_CODELET};
 use super::fewer_passes::fewest_pass_radices;
 use super::recipe::{complex_bytes, Core, DeviceLimits, FftRecipe, TwiddleSource};
+use super::tables::RootDigits;
 use crate::error::{Error, Result};
 use crate::kernel::cache::hash_parts;
 
@@ -308,8 +309,14 @@ impl StridedIo {
     /// less than a sincospi's arithmetic.
     pub fn computes_twiddle(&self, precision: Precision) -> bool {
         self.twiddle.is_some_and(|t| {
-            precision == Precision::F32 && t.len.is_power_of_two() && t.len <= 1 << 24 && super::tables::RootDigits::of(t.len).digits >= 3
+            precision == Precision::F32 && t.len.is_power_of_two() && t.len <= 1 << 24 && RootDigits::of(t.len).digits >= 3
         }) && !matches!(self.input_values, Values::Packed(_))
+    }
+
+    /// The digit tables this pass reads its four-step twiddle from: None where it has no
+    /// twiddle or computes it ([`StridedIo::computes_twiddle`]).
+    pub fn twiddle_tables(&self, precision: Precision) -> Option<RootDigits> {
+        self.twiddle.filter(|_| !self.computes_twiddle(precision)).map(|t| RootDigits::of(t.len))
     }
 
     /// The packed side (see [`PackedAxis`]): R2C's output or C2R's input.

@@ -85,7 +85,7 @@ impl TableLayout {
             Core::Rader { prime, .. } => (take(prime - 1), take(prime - 1)),
             _ => (take(0), take(0)),
         };
-        let step_roots = take(recipe.io.as_ref().filter(|io| !io.computes_twiddle(recipe.problem.precision)).and_then(|io| io.twiddle).map_or(0, |t| RootDigits::of(t.len).entries()));
+        let step_roots = take(recipe.io.as_ref().and_then(|io| io.twiddle_tables(recipe.problem.precision)).map_or(0, |d| d.entries()));
         let pass_chirp_roots = take(recipe.io.as_ref().and_then(|io| io.chirp_step()).map_or(0, |c| RootDigits::of(2 * c.len).entries()));
         let pass_filter = take(recipe.io.as_ref().and_then(|io| io.filter_step()).map_or(0, |c| c.conv_len));
         let packed_roots = take(recipe.io.as_ref().and_then(|io| io.packed()).map_or(0, |p| RootDigits::of(p.len).entries()));

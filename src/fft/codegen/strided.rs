@@ -212,9 +212,13 @@ impl KernelWriter<'_> {
 
     pub(super) fn step_twiddle_function(&mut self, io: &StridedIo) {
         let Some(tw) = io.twiddle else { return };
-        if io.computes_twiddle(self.r.problem.precision) {
-            self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: computed, 2m/{} is exact in f32", tw.len, tw.len, tw.len)]);
-            self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
+        let tables = io.twiddle_tables(self.r.problem.precision);
+        let how = tables.map_or_else(|| format!("computed, 2m/{} is exact in f32", tw.len), digits_text);
+        self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: {how}", tw.len, tw.len)]);
+        self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
+        if let Some(digits) = tables {
+            self.w.line(format!("return {};", digit_root(self.tables.step_roots, digits)));
+        } else {
             self.w.line(format!("const real x = (real)m * {:e}f;", 2.0 / tw.len as f64));
             self.w.line("real s, c;");
             self.w.line("(void)tables;");
@@ -222,11 +226,6 @@ impl KernelWriter<'_> {
                 self.w.line(line);
             }
             self.w.line("return MAKE_CPLX(c, -s);");
-        } else {
-            let digits = RootDigits::of(tw.len);
-            self.w.comment(&[&format!("e^(-2 pi i m/{}) for m < {}: {}", tw.len, tw.len, digits_text(digits))]);
-            self.w.open("DEVICE_FN cplx step_twiddle(const GLOBAL cplx* RESTRICT tables, u64 m)");
-            self.w.line(format!("return {};", digit_root(self.tables.step_roots, digits)));
         }
         self.w.close();
     }
