@@ -6,6 +6,7 @@ use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radi
 use super::problem::{FftKind, FftProblem, Precision};
 use super::cluster::{ClusterLimits, ClusterSplit};
 use super::strided::StridedIo;
+use super::tables::RaderPowers;
 use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
 use crate::error::{Error, Result};
 
@@ -54,6 +55,8 @@ pub enum Core {
 /// (Rader's pass). Sub-row u = lo + step * hi (lo < step) starts at value
 /// `first + lo + hi * stride` of the block's row: with step 1, sub-row u at `first + u *
 /// stride`; with a larger step (a grid's axis other than its last), `step` interleaved lines.
+/// `across` (step 1 only): consecutive butterflies of a pass take consecutive sub-rows, not
+/// consecutive butterflies of one sub-row (see [`FftTuning::lanes_across_dfts`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stage {
     pub len: usize,
@@ -63,18 +66,22 @@ pub struct Stage {
     pub first: usize,
     pub stride: usize,
     pub step: usize,
+    pub across: bool,
 }
 
 impl Stage {
     fn row(len: usize, radices: &[usize]) -> Stage {
-        Stage { len, radices: radices.to_vec(), ns0: 1, subrows: 1, first: 0, stride: 0, step: 1 }
+        Stage { len, radices: radices.to_vec(), ns0: 1, subrows: 1, first: 0, stride: 0, step: 1, across: false }
     }
 
     /// Where butterfly b of a pass with `per_row` butterflies per sub-row works: its sub-row's
     /// first value and its index j in the sub-row. Consecutive butterflies take consecutive j
     /// (step 1) or, where lines interleave, neighbouring lines (so that a warp's shared
-    /// accesses fall on consecutive values either way).
+    /// accesses fall on consecutive values either way), or with `across`, consecutive sub-rows.
     pub fn butterfly(&self, b: usize, per_row: usize) -> (usize, usize) {
+        if self.across {
+            return (self.first + (b % self.subrows) * self.stride, b / self.subrows);
+        }
         let (lo, rest) = (b % self.step, b / self.step);
         (self.first + lo + (rest / per_row) * self.stride, rest % per_row)
     }
@@ -274,7 +281,7 @@ impl Core {
                 stages
             }
             Core::Rader { len, prime, inner, outer } => {
-                let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime, step: 1 };
+                let convolution = Stage { len: prime - 1, radices: inner.clone(), ns0: 1, subrows: len / prime, first: 1, stride: *prime, step: 1, across: false };
                 let rest = Stage { ns0: *prime, ..Stage::row(*len, outer) };
                 vec![convolution.clone(), convolution.reversed(), rest]
             }
@@ -288,7 +295,7 @@ impl Core {
                 let points: usize = extent.iter().product();
                 let stage = |d: usize| {
                     let step: usize = extent[d + 1..].iter().product();
-                    Stage { len: shape[d], radices: radices[d].clone(), ns0: 1, subrows: points / extent[d], first: 0, stride: extent[d] * step, step }
+                    Stage { len: shape[d], radices: radices[d].clone(), ns0: 1, subrows: points / extent[d], first: 0, stride: extent[d] * step, step, across: false }
                 };
                 self.grid_axis_order().into_iter().map(stage).collect()
             }
@@ -445,6 +452,15 @@ pub struct FftTuning {
     /// or writes (R2C: its last) the half spectrum, a mirror pair of butterflies per thread
     /// (codegen/mirror.rs), instead of a staged load or store; see `mirror_pairs_pay`.
     pub mirror_pairs: bool,
+    /// Rader with several DFTs of the prime per row (N = m p, m > 1): in the convolution's
+    /// passes consecutive threads take the same butterfly of consecutive DFTs, rather than
+    /// consecutive butterflies of one DFT. The first pass then gathers a run of m consecutive
+    /// values (value u + m g^q of DFT u) where the other order gathers m g^q of one DFT, all
+    /// on the banks of u mod m (N = 1616 = 16 x 101: 10-way conflicts), and the last pass's
+    /// scatter lands p values apart (p odd: on distinct banks). Chosen with the layout where the
+    /// bank-conflict model ([`FftRecipe::shared_wavefronts`]) sees at least 5% fewer
+    /// wavefronts (see `with_least_conflicted_layout`). False for other cores.
+    pub lanes_across_dfts: bool,
 }
 
 impl FftTuning {
@@ -830,6 +846,7 @@ impl FftRecipe {
                 fused_convolution: rader || bluestein,
                 half_spectrum_pairs: false,
                 mirror_pairs: false,
+                lanes_across_dfts: false,
             },
             io: None,
             cluster: None,
@@ -1080,13 +1097,14 @@ impl FftRecipe {
         };
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
-            "{twiddles}{}{}{}{}{}",
+            "{twiddles}{}{}{}{}{}{}",
             match (self.tuning.direct_io, self.tuning.staged_store) {
                 (true, true) => "_dl",
                 (true, false) => "_d",
                 (false, _) => "",
             },
             if self.tuning.ping_pong { "_pp" } else { "" },
+            if self.tuning.lanes_across_dfts { "_across" } else { "" },
             if split { "_split" } else { "" },
             if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
             if self.pairs_in_core_pass() { "_mirror" } else { "" }
@@ -1177,6 +1195,24 @@ impl FftRecipe {
     pub fn uses_rader(&self) -> bool {
         matches!(self.core, Core::Rader { .. })
     }
+
+    /// The core's stages ([`Core::stages`]) as this kernel runs them: Rader's convolution
+    /// stages with their lanes across DFTs where the tuning says so.
+    pub fn stages(&self) -> Vec<Stage> {
+        let mut stages = self.core.stages();
+        if self.tuning.lanes_across_dfts {
+            assert!(self.uses_rader(), "only Rader's convolutions take lanes across their DFTs");
+            for s in &mut stages[..2] {
+                s.across = true;
+            }
+        }
+        stages
+    }
+
+    /// Whether [`FftTuning::lanes_across_dfts`] can apply: a Rader core of several DFTs.
+    pub(crate) fn has_dfts_across(&self) -> bool {
+        matches!(self.core, Core::Rader { len, prime, .. } if len > prime)
+    }
 }
 
 /// Radices as kernel names and variant names spell them: `16x16x4`.
@@ -1191,8 +1227,32 @@ pub fn pad(shift: Option<u32>, i: usize) -> usize {
 
 impl FftRecipe {
     /// The shared-memory layout (intra-row padding, row padding) with the fewest bank
-    /// conflicts by [`FftRecipe::shared_wavefronts`], the smaller footprint on ties.
+    /// conflicts by [`FftRecipe::plain_shared_wavefronts`], the smaller footprint on ties; for
+    /// Rader's several DFTs a row, that layout for each lane order
+    /// ([`FftTuning::lanes_across_dfts`]), then the order with fewer conflicts counting the
+    /// permuted accesses too ([`FftRecipe::shared_wavefronts`]), across by a margin.
+    /// (Paddings chosen counting the permuted accesses ran 0.98x over 18 C2C lengths that kept
+    /// the plain order, and cost f64 rows their ping-pong buffers: thirty-fifth session.)
     fn with_least_conflicted_layout(self, limits: DeviceLimits) -> Self {
+        let order = |across: bool| FftRecipe { tuning: FftTuning { lanes_across_dfts: across, ..self.tuning }, ..self.clone() }.with_least_conflicted_padding(limits);
+        let along = order(false);
+        if !self.has_dfts_across() {
+            return along;
+        }
+        // Across only where the model sees at least 5% fewer wavefronts: over 77 C2C lengths
+        // where it saw less, across ran 1.015x with 10 of them slower than 0.97x; from 5% to
+        // 10%, 1.035x over 108 (thirty-fifth session).
+        let across = order(true);
+        if 21 * across.shared_wavefronts() <= 20 * along.shared_wavefronts() {
+            across
+        } else {
+            along
+        }
+    }
+
+    /// The padding (intra-row, row) with the fewest bank conflicts by
+    /// [`FftRecipe::plain_shared_wavefronts`], the smaller footprint on ties.
+    fn with_least_conflicted_padding(self, limits: DeviceLimits) -> Self {
         let mut best: Option<(u64, usize, FftRecipe)> = None;
         // Rows of 32 threads or more hold the whole first warp, which the model scores: row
         // padding cannot change its cost, and the least padding wins ties anyway.
@@ -1205,7 +1265,7 @@ impl FftRecipe {
                 if r.shared_bytes() > limits.shared_bytes.max(self.shared_bytes()) {
                     continue;
                 }
-                let cost = r.shared_wavefronts();
+                let cost = r.plain_shared_wavefronts();
                 if best.as_ref().is_none_or(|(c, v, _)| (cost, r.shared_values()) < (*c, *v)) {
                     best = Some((cost, r.shared_values(), r));
                 }
@@ -1217,34 +1277,14 @@ impl FftRecipe {
     /// A model of shared-memory time: the wavefronts (bank-conflict-serialised transactions)
     /// of the first warp's accesses in the load, every Stockham pass and the store. A warp's
     /// access takes as many wavefronts as the most distinct 4-byte words any one of the 32
-    /// banks must serve.
-    pub fn shared_wavefronts(&self) -> u64 {
-        let words = (complex_bytes(self.problem.precision) / 4) as usize;
+    /// banks must serve. Rader's permuted accesses count as plain ones here;
+    /// [`FftRecipe::shared_wavefronts`] counts them as they are.
+    pub fn plain_shared_wavefronts(&self) -> u64 {
         let w = self.tuning.threads_per_transform as usize;
         let threads = (self.threads_per_block() as usize).min(32);
         let stride = self.row_stride();
         let at = |row: usize, i: usize| row * stride + pad(self.tuning.pad_shift, i);
-        // Counted on the stack: the planner scores every candidate layout this way, and heap
-        // vectors here took most of its time (5 ms of a 7 ms Bluestein plan on a 2-core host).
-        let cost = |addrs: &[usize]| -> u64 {
-            let mut touched = [0usize; 32 * 4];
-            let mut n = 0;
-            for &a in addrs {
-                for k in 0..words {
-                    touched[n] = a * words + k;
-                    n += 1;
-                }
-            }
-            let touched = &mut touched[..n];
-            touched.sort_unstable();
-            let mut per_bank = [0u64; 32];
-            for (i, &word) in touched.iter().enumerate() {
-                if i == 0 || touched[i - 1] != word {
-                    per_bank[word % 32] += 1;
-                }
-            }
-            per_bank.into_iter().max().unwrap_or(0)
-        };
+        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision);
         let mut total = 0;
         // Load and store: flat loops over the block's rows.
         let len = self.core.region();
@@ -1254,16 +1294,16 @@ impl FftRecipe {
         }
         total += 2 * cost(&flat[..threads]);
         // Each pass of each stage: butterfly j of sub-row u loads value j + i*L/R and stores
-        // value (j - k)R + k + i*ns of the sub-row (Rader's permuted first reads and last writes
-        // are modelled as plain ones).
-        let stages = self.core.stages();
+        // value (j - k)R + k + i*ns of the sub-row.
+        let stages = self.stages();
         let fused = self.fuses_convolution();
         for (s, stage) in stages.iter().enumerate() {
             let mut ns = stage.ns0;
             for (pass, &radix) in stage.radices.iter().enumerate() {
                 let per_row = stage.len / radix;
+                let last = pass + 1 == stage.radices.len();
                 // The convolution's fused pass neither stores nor loads in the middle.
-                let (skip_stores, skip_loads) = (fused && s == 0 && pass + 1 == stage.radices.len(), fused && s == 1 && pass == 0);
+                let (skip_stores, skip_loads) = (fused && s == 0 && last, fused && s == 1 && pass == 0);
                 for i in 0..radix {
                     let (mut loads, mut stores, mut live) = ([0usize; 32], [0usize; 32], 0);
                     for tid in (0..threads).filter(|&tid| tid % w < per_row * stage.subrows) {
@@ -1285,6 +1325,95 @@ impl FftRecipe {
         }
         total
     }
+
+    /// [`FftRecipe::plain_shared_wavefronts`] with Rader's permuted accesses counted as they
+    /// are (see [`FftRecipe::rader_permutation_excess`]).
+    pub fn shared_wavefronts(&self) -> u64 {
+        (self.plain_shared_wavefronts() as i64 + self.rader_permutation_excess()).max(0) as u64
+    }
+
+    /// What Rader's permuted accesses add to [`FftRecipe::shared_wavefronts`], which counts
+    /// them as plain ones: with several DFTs a row, the first pass gathers value
+    /// u + m g^q (q = j + i L/R) of the row for butterfly j of DFT u, and the last scatters
+    /// to slot g^-q of DFT u, and the lane order ([`FftTuning::lanes_across_dfts`]) decides
+    /// their conflicts. A permutation's conflicts differ from warp to warp, so these are
+    /// averaged over up to RADER_SAMPLED_WARPS warps of row 0 spread over the pass. One DFT a
+    /// row keeps the plain model: scored exactly on the first warp alone, permuted accesses
+    /// chose paddings that ran 0.96x over the 47 lengths whose lane order they left as it was
+    /// (most of them one DFT a row; thirty-fifth session).
+    fn rader_permutation_excess(&self) -> i64 {
+        const RADER_SAMPLED_WARPS: usize = 8;
+        let Core::Rader { len, prime, .. } = self.core else { return 0 };
+        if len == prime {
+            return 0;
+        }
+        let stages = self.stages();
+        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision);
+        let (m, g) = (len / prime, RaderPowers::of(prime));
+        let at = |i: usize| pad(self.tuning.pad_shift, i);
+        let (gather, scatter) = (&stages[0], &stages[1]);
+        let mut total = 0;
+        let last_radix = *scatter.radices.last().expect("a convolution has passes");
+        // (stage, radix, points combined before the pass, whether it gathers or scatters)
+        let passes = [(gather, gather.radices[0], 1, true), (scatter, last_radix, scatter.len / last_radix, false)];
+        for (stage, radix, ns, gathers) in passes {
+            let per_row = stage.len / radix;
+            let butterflies = per_row * stage.subrows;
+            let warps = butterflies.div_ceil(32);
+            let samples = warps.min(RADER_SAMPLED_WARPS);
+            let (mut permuted, mut plain) = (0, 0);
+            for sample in 0..samples {
+                let first = sample * warps / samples * 32;
+                for i in 0..radix {
+                    let (mut moved, mut natural, mut live) = ([0usize; 32], [0usize; 32], 0);
+                    for b in (first..first + 32).filter(|&b| b < butterflies) {
+                        let (base, j) = stage.butterfly(b, per_row);
+                        let dft = base - stage.first;
+                        if gathers {
+                            let q = j + i * per_row;
+                            (moved[live], natural[live]) = (at(dft / stage.stride + m * g.power(q)), at(base + q));
+                        } else {
+                            let k = j % ns;
+                            let q = (j - k) * radix + k + i * ns;
+                            (moved[live], natural[live]) = (at(dft + g.inverse_power(q)), at(base + q));
+                        }
+                        live += 1;
+                    }
+                    permuted += cost(&moved[..live]);
+                    plain += cost(&natural[..live]);
+                }
+            }
+            // The plain model counted the first warp's natural accesses; this is the
+            // difference the permutation makes to a warp, on average.
+            total += ((permuted as f64 - plain as f64) / samples as f64).round() as i64;
+        }
+        total
+    }
+}
+
+/// Wavefronts of one warp's shared access to complex values at `addrs` (in values): the most
+/// distinct 4-byte words any one of the 32 banks must serve. Counted on the stack: the planner
+/// scores every candidate layout this way, and heap vectors here took most of its time (5 ms
+/// of a 7 ms Bluestein plan on a 2-core host).
+fn warp_wavefronts(addrs: &[usize], precision: Precision) -> u64 {
+    let words = (complex_bytes(precision) / 4) as usize;
+    let mut touched = [0usize; 32 * 4];
+    let mut n = 0;
+    for &a in addrs {
+        for k in 0..words {
+            touched[n] = a * words + k;
+            n += 1;
+        }
+    }
+    let touched = &mut touched[..n];
+    touched.sort_unstable();
+    let mut per_bank = [0u64; 32];
+    for (i, &word) in touched.iter().enumerate() {
+        if i == 0 || touched[i - 1] != word {
+            per_bank[word % 32] += 1;
+        }
+    }
+    per_bank.into_iter().max().unwrap_or(0)
 }
 
 /// Registers a thread wants for a radix-`radix` codelet, roughly: its values and as many
@@ -1360,6 +1489,25 @@ mod tests {
         // Its radix-61 pass caps the threads: a block leaves every thread 255 registers.
         let r = FftRecipe::design_around(FftProblem::c2c(4087, 100), core, H200).unwrap();
         assert!(r.threads_per_block() <= 65536 / 255, "{}", r.describe());
+    }
+
+    #[test]
+    fn rader_dfts_take_lanes_across_where_the_model_sees_fewer_conflicts() {
+        let design = |n: usize| FftRecipe::design_by_heuristic(FftProblem::c2c(n, 100), H200).unwrap();
+        // 1616 = 16 x 101: along one DFT, ten lanes gather value u + 16 g^q of DFT u, all on
+        // u's banks; across the 16 DFTs a warp reads two runs of 16 consecutive values.
+        let across = design(1616);
+        assert!(across.uses_rader() && across.tuning.lanes_across_dfts, "{}", across.describe());
+        let along = FftRecipe { tuning: FftTuning { lanes_across_dfts: false, ..across.tuning }, ..across.clone() };
+        // (The model's first warp, whole kernel: 188 wavefronts against 351.)
+        assert!(3 * across.shared_wavefronts() < 2 * along.shared_wavefronts());
+        // Butterfly b of the convolution's passes: DFT b mod 16, butterfly b / 16 of it.
+        let stage = &across.stages()[0];
+        assert!(stage.across && !across.stages()[2].across);
+        assert_eq!(stage.butterfly(17, 10), (1 + 101, 1));
+        // One DFT a row has no other order.
+        let prime = design(1093);
+        assert!(prime.uses_rader() && !prime.has_dfts_across() && !prime.tuning.lanes_across_dfts);
     }
 
     #[test]

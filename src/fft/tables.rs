@@ -139,19 +139,42 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
 /// scaled; and the permutations, (m g^k, g^-k) mod prime for k < prime - 1 (m = len/prime),
 /// as the real and imaginary parts of one complex value each (small integers, exact in f32).
 pub fn rader_tables(len: usize, prime: usize) -> (Vec<C64>, Vec<C64>) {
-    let g = super::factor::primitive_root(prime);
+    let g = RaderPowers::of(prime);
     let order = prime - 1;
-    // powers[k] = g^k mod prime; g^-k = g^(order - k).
-    let mut powers = vec![1usize; order];
-    for k in 1..order {
-        powers[k] = powers[k - 1] * g % prime;
-    }
-    let inverse = |k: usize| powers[(order - k) % order];
-    let b: Vec<C64> = (0..order).map(|q| unit_root(inverse(q) as u64, prime as u64)).collect();
+    let b: Vec<C64> = (0..order).map(|q| unit_root(g.inverse_power(q) as u64, prime as u64)).collect();
     let filter = host_fft(&b).into_iter().map(|v| v / order as f64).collect();
     let m = len / prime;
-    let indices = (0..order).map(|k| C64::new((m * powers[k]) as f64, inverse(k) as f64)).collect();
+    let indices = (0..order).map(|k| C64::new((m * g.power(k)) as f64, g.inverse_power(k) as f64)).collect();
     (filter, indices)
+}
+
+/// The powers of the primitive root g mod a prime: Rader's permutations, g^k and g^-k.
+#[derive(Debug, Clone)]
+pub struct RaderPowers {
+    /// powers[k] = g^k mod prime, k < prime - 1.
+    powers: Vec<usize>,
+}
+
+impl RaderPowers {
+    pub fn of(prime: usize) -> Self {
+        let g = super::factor::primitive_root(prime);
+        let mut powers = vec![1usize; prime - 1];
+        for k in 1..prime - 1 {
+            powers[k] = powers[k - 1] * g % prime;
+        }
+        RaderPowers { powers }
+    }
+
+    /// g^k mod prime.
+    pub fn power(&self, k: usize) -> usize {
+        self.powers[k % self.powers.len()]
+    }
+
+    /// g^-k mod prime, which is g^(prime - 1 - k).
+    pub fn inverse_power(&self, k: usize) -> usize {
+        let order = self.powers.len();
+        self.powers[(order - k % order) % order]
+    }
 }
 
 /// Forward DFT in f64 on the host: recursive mixed radix over the prime factors, a direct DFT

@@ -180,6 +180,11 @@ impl FftRecipe {
                 })));
             }
         }
+        // Rader's several DFTs a row: the other lane order (the model picked this one).
+        if self.has_dfts_across() {
+            let what = if t.lanes_across_dfts { "lanes along dfts" } else { "lanes across dfts" };
+            offer(what.into(), &|| Some(with(&|r| r.tuning.lanes_across_dfts = !t.lanes_across_dfts)));
+        }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         for blocks in [1, 2, 3] {
             offer(format!("min {blocks} blocks/SM"), &|| Some(with(&|r| r.tuning.min_blocks_per_sm = blocks)));

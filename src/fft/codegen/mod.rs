@@ -570,4 +570,18 @@ mod tests {
         assert!(body.contains("if (o == 0) SH(s, 134u + u) = cadd(SH(s, u * 67u), v[0]);"));
         assert!(body.contains("if (o == 0) SH(s, u * 67u) = SH(s, 134u + u);"));
     }
+
+    #[test]
+    fn rader_lanes_across_dfts_take_consecutive_dfts() {
+        // 1616 = 16 x 101: the convolution's passes give consecutive threads consecutive DFTs;
+        // the radix-16 pass over the whole row after them does not split its butterflies.
+        let recipe = FftRecipe::design(FftProblem::c2c(1616, 10), H200).unwrap();
+        assert!(recipe.tuning.lanes_across_dfts);
+        let body = fft_source(&recipe).body;
+        // Three passes of 10 x 10 and its reverse (the fused one opens its butterflies once),
+        // each in two rounds of 80 threads over 160 butterflies.
+        assert_eq!(body.matches("const u32 j = b / 16u;").count(), 6);
+        assert_eq!(body.matches("const u32 u = b - j * 16u;").count(), 6);
+        assert!(!body.contains("const u32 u = b / "));
+    }
 }

@@ -121,7 +121,7 @@ impl Pass<'_> {
 
 impl KernelWriter<'_> {
     pub(super) fn core(&mut self, source: Source, sink: Sink) {
-        let stages = self.r.core.stages();
+        let stages = self.r.stages();
         match self.r.core.clone() {
             Core::Stockham { .. } => self.stockham(&stages[0], source, sink, Finish::None),
             Core::Bluestein { len, factor, conv_len, .. } => {
@@ -523,6 +523,11 @@ impl KernelWriter<'_> {
             let hi = if step * per_row == butterflies { String::new() } else { format!(" + b / {}u * {}u", step * per_row, stage.stride) };
             let first = if stage.first > 0 { format!(" + {}u", stage.first) } else { String::new() };
             self.w.line(format!("const u32 at = b % {step}u{hi}{first};   /* the line's first value */"));
+        } else if stage.across {
+            // Consecutive threads on consecutive sub-rows (FftTuning::lanes_across_dfts).
+            let subrows = stage.subrows;
+            self.w.line(format!("const u32 j = b / {subrows}u;"));
+            self.w.line(format!("const u32 u = b - j * {subrows}u;   /* which sub-row: consecutive threads, consecutive sub-rows */"));
         } else if stage.subrows > 1 {
             self.w.line(format!("const u32 u = b / {per_row}u;   /* which sub-row */"));
             self.w.line(format!("const u32 j = b - u * {per_row}u;"));
