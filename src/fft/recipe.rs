@@ -458,8 +458,8 @@ pub struct FftTuning {
     /// values (value u + m g^q of DFT u) where the other order gathers m g^q of one DFT, all
     /// on the banks of u mod m (N = 1616 = 16 x 101: 10-way conflicts), and the last pass's
     /// scatter lands p values apart (p odd: on distinct banks). Chosen with the layout where the
-    /// bank-conflict model ([`FftRecipe::shared_wavefronts`]) sees at least 5% fewer
-    /// wavefronts (see `with_least_conflicted_layout`). False for other cores.
+    /// bank-conflict model ([`FftRecipe::shared_wavefronts`]) counts at least 1.05 times the
+    /// wavefronts in the other order (see `with_least_conflicted_layout`). False for other cores.
     pub lanes_across_dfts: bool,
 }
 
@@ -917,6 +917,12 @@ impl FftRecipe {
                 self.describe()
             )));
         }
+        if t.lanes_across_dfts && !self.has_dfts_across() {
+            return Err(Error::invalid(format!(
+                "lanes_across_dfts orders the threads of a Rader row of several DFTs of its prime; {} has none: plan it without",
+                self.describe()
+            )));
+        }
         if t.direct_io && matches!(self.core, Core::Rader { .. }) && !self.core.row_passes() {
             return Err(Error::invalid(
                 "Rader's last pass writes its DFT permuted, into shared memory; with no pass after it, plan it without direct_io",
@@ -1230,7 +1236,7 @@ impl FftRecipe {
     /// conflicts by [`FftRecipe::plain_shared_wavefronts`], the smaller footprint on ties; for
     /// Rader's several DFTs a row, that layout for each lane order
     /// ([`FftTuning::lanes_across_dfts`]), then the order with fewer conflicts counting the
-    /// permuted accesses too ([`FftRecipe::shared_wavefronts`]), across by a margin.
+    /// permuted accesses too ([`FftRecipe::shared_wavefronts`]), across by a margin of 1.05.
     /// (Paddings chosen counting the permuted accesses ran 0.98x over 18 C2C lengths that kept
     /// the plain order, and cost f64 rows their ping-pong buffers: thirty-fifth session.)
     fn with_least_conflicted_layout(self, limits: DeviceLimits) -> Self {
@@ -1239,9 +1245,9 @@ impl FftRecipe {
         if !self.has_dfts_across() {
             return along;
         }
-        // Across only where the model sees at least 5% fewer wavefronts: over 77 C2C lengths
-        // where it saw less, across ran 1.015x with 10 of them slower than 0.97x; from 5% to
-        // 10%, 1.035x over 108 (thirty-fifth session).
+        // Across only where the plain order models at least 1.05 times its wavefronts: over 77
+        // C2C lengths under that ratio, across ran 1.015x with 10 of them slower than 0.97x;
+        // from 1.05 to 1.1, 1.035x over 108 (thirty-fifth session).
         let across = order(true);
         if 21 * across.shared_wavefronts() <= 20 * along.shared_wavefronts() {
             across
@@ -1308,9 +1314,9 @@ impl FftRecipe {
                     let (mut loads, mut stores, mut live) = ([0usize; 32], [0usize; 32], 0);
                     for tid in (0..threads).filter(|&tid| tid % w < per_row * stage.subrows) {
                         let (base, j) = stage.butterfly(tid % w, per_row);
-                        let k = j % ns;
                         let value = |v: usize| at(tid / w, base + v * stage.step);
-                        (loads[live], stores[live]) = (value(j + i * per_row), value((j - k) * radix + k + i * ns));
+                        let (load, store) = stockham_values(j, i, radix, ns, per_row);
+                        (loads[live], stores[live]) = (value(load), value(store));
                         live += 1;
                     }
                     if !skip_loads {
@@ -1369,14 +1375,11 @@ impl FftRecipe {
                     for b in (first..first + 32).filter(|&b| b < butterflies) {
                         let (base, j) = stage.butterfly(b, per_row);
                         let dft = base - stage.first;
-                        if gathers {
-                            let q = j + i * per_row;
-                            (moved[live], natural[live]) = (at(dft / stage.stride + m * g.power(q)), at(base + q));
-                        } else {
-                            let k = j % ns;
-                            let q = (j - k) * radix + k + i * ns;
-                            (moved[live], natural[live]) = (at(dft + g.inverse_power(q)), at(base + q));
-                        }
+                        let (load, store) = stockham_values(j, i, radix, ns, per_row);
+                        (moved[live], natural[live]) = match gathers {
+                            true => (at(dft / stage.stride + m * g.power(load)), at(base + load)),
+                            false => (at(dft + g.inverse_power(store)), at(base + store)),
+                        };
                         live += 1;
                     }
                     permuted += cost(&moved[..live]);
@@ -1389,6 +1392,14 @@ impl FftRecipe {
         }
         total
     }
+}
+
+/// The values butterfly j reads and writes as its value i in a radix-`radix` Stockham pass of
+/// `per_row` butterflies a sub-row, after `ns` points were combined: j + i per_row, and
+/// (j - j mod ns) radix + j mod ns + i ns.
+fn stockham_values(j: usize, i: usize, radix: usize, ns: usize, per_row: usize) -> (usize, usize) {
+    let k = j % ns;
+    (j + i * per_row, (j - k) * radix + k + i * ns)
 }
 
 /// Wavefronts of one warp's shared access to complex values at `addrs` (in values): the most
@@ -1508,6 +1519,8 @@ mod tests {
         // One DFT a row has no other order.
         let prime = design(1093);
         assert!(prime.uses_rader() && !prime.has_dfts_across() && !prime.tuning.lanes_across_dfts);
+        let forced = FftRecipe { tuning: FftTuning { lanes_across_dfts: true, ..prime.tuning }, ..prime };
+        assert!(forced.check(H200).unwrap_err().to_string().contains("lanes_across_dfts"));
     }
 
     #[test]
