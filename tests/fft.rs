@@ -6,7 +6,7 @@ mod common;
 mod fft_support;
 
 use coalesce::fft::factor::{bluestein_len, is_prime, largest_prime_factor};
-use coalesce::fft::wisdom::{parse_wisdom, HOPPER_WISDOM};
+use coalesce::fft::wisdom::{parse_wisdom, WisdomEntry, HOPPER_WISDOM};
 use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_recipes, poisoned};
@@ -420,32 +420,44 @@ fn every_variant_of_a_recipe_is_correct() {
 /// sanitizer; batches that leave blocks part full, in place too.
 #[test]
 fn wisdom_kernels_every_entry() {
-    // (Every entry is f32 so far: f64 ones would want a check of their own.)
-    let entries: Vec<_> = parse_wisdom(HOPPER_WISDOM).unwrap().into_iter().filter(|e| e.problem(1).unwrap().precision == Precision::F32).collect();
+    let entries = parse_wisdom(HOPPER_WISDOM).unwrap();
     for device in common::devices() {
         let lim = limits(&device);
-        let full = common::full() && !common::under_sanitizer();
         let hopper = lim.shared_bytes == DeviceLimits::H200.shared_bytes && lim.max_threads == DeviceLimits::H200.max_threads;
-        let mut recipes = Vec::new();
-        for (i, e) in entries.iter().enumerate().filter(|(i, _)| full || i % 8 == 0) {
-            for (problem, timed) in [(e.problem(9).unwrap(), true), (e.problem(3).unwrap().in_place(), false)] {
-                let Some(pick) = fitting(FftRecipe::design_by_heuristic(problem, lim), lim, "wisdom") else { continue };
-                // (A device of other limits, or in place, may design another pick, whose
-                // variants differ.)
-                match pick.variant_path(lim, &e.variant) {
-                    Some(faster) => recipes.push(faster),
-                    None => assert!(!(hopper && timed), "entry {i}: {} has no variant '{}'", e.pick, e.variant),
-                }
-            }
-        }
         // Where the device's limits are an H100's or H200's, planning runs exactly the kernels timed.
         if hopper {
             let planned: Vec<String> = entries.iter().map(|e| FftRecipe::design(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
             assert_eq!(planned, entries.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
         }
-        assert!(!recipes.is_empty() || !hopper);
-        check_recipes::<f32>(&device, recipes, "wisdom");
+        for precision in [Precision::F32, Precision::F64] {
+            let of_precision: Vec<&WisdomEntry> = entries.iter().filter(|e| e.problem(1).unwrap().precision == precision).collect();
+            let recipes = wisdom_recipes(&of_precision, lim, hopper);
+            assert!(!recipes.is_empty() || !hopper, "{precision}: no wisdom kernel to check");
+            match precision {
+                Precision::F32 => check_recipes::<f32>(&device, recipes, "wisdom f32"),
+                Precision::F64 => check_recipes::<f64>(&device, recipes, "wisdom f64"),
+            }
+        }
     }
+}
+
+/// The faster kernels of `entries` (every eighth entry outside the GPU suite), out of place
+/// and in place, as a device with `lim` designs them.
+fn wisdom_recipes(entries: &[&WisdomEntry], lim: DeviceLimits, hopper: bool) -> Vec<FftRecipe> {
+    let full = common::full() && !common::under_sanitizer();
+    let mut recipes = Vec::new();
+    for (i, e) in entries.iter().enumerate().filter(|(i, _)| full || i % 8 == 0) {
+        for (problem, timed) in [(e.problem(9).unwrap(), true), (e.problem(3).unwrap().in_place(), false)] {
+            let Some(pick) = fitting(FftRecipe::design_by_heuristic(problem, lim), lim, "wisdom") else { continue };
+            // (A device of other limits, or in place, may design another pick, whose
+            // variants differ.)
+            match pick.variant_path(lim, &e.variant) {
+                Some(faster) => recipes.push(faster),
+                None => assert!(!(hopper && timed), "entry {i}: {} has no variant '{}'", e.pick, e.variant),
+            }
+        }
+    }
+    recipes
 }
 
 #[test]

@@ -535,6 +535,18 @@ const BLUESTEIN_SNUG_PERCENT: usize = 202;
 /// where it leaves at least this many registers (N = 355 1.48x, 1601 1.17x, 3001 1.26x,
 /// 268 1.12x; within 3% elsewhere), slower where it left fewer (4001: 81, 0.94x).
 const RADER_REGISTER_FLOOR: u32 = 96;
+/// Since then (lanes across DFTs, ping-pong, fused convolutions), f32 Rader kernels whose
+/// block takes less shared memory than this ran faster with no launch bound at all: of 119
+/// sampled lengths (thirty-sixth session, `--suite variants`, two rounds), the 58 under it
+/// 1.07x (151 1.16x, 241 1.25x, 771 1.51x; none slower than 0.978x), the 32 longer rows above
+/// it with a three-block bound 1.00x (2593 0.80x, 3341 0.85x, 2190 0.94x). What ptxas does
+/// differently under the bound was not established: blocks of 72 threads keep 255 registers
+/// under a three-block bound, and still ran 1.13x to 1.25x faster without it.
+const RADER_UNBOUNDED_MAX_SHARED: u64 = 35_000;
+/// The largest codelet of f32 Rader kernels that also run unbounded, whatever their shared
+/// memory, where the register floor gave them a two-block bound: the 20 sampled above the
+/// shared limit ran 1.10x (none slower than 0.99x); 4033 = 109 x 37, a radix-37 pass, 0.68x.
+const RADER_UNBOUNDED_MAX_CODELET: usize = 16;
 /// 32-bit registers of a multiprocessor (every NVIDIA GPU since Kepler): what a launch bound
 /// of `min_blocks_per_sm` blocks shares among their threads.
 const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
@@ -874,6 +886,12 @@ impl FftRecipe {
         let several_rounds = recipe.most_rounds() > 1 || threads_per_transform != base_threads;
         if (rader || bluestein) && several_rounds && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
             recipe.tuning.ping_pong = true;
+        }
+        if rader && problem.precision == Precision::F32 {
+            let two_block_bound = recipe.tuning.min_blocks_per_sm == 2 && largest_codelet <= RADER_UNBOUNDED_MAX_CODELET;
+            if recipe.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED || two_block_bound {
+                recipe.tuning.min_blocks_per_sm = 1;
+            }
         }
         // Under the two-block launch bound (128 registers), in place, 4096-point Bluestein
         // convolutions ran 0.96x fused (39 lengths, 0.92x..0.98x); fused ran 1.06x faster
@@ -1572,6 +1590,22 @@ mod tests {
         assert!(r.most_rounds() > 1 && 2 * r.shared_bytes() > PING_PONG_MAX_SHARED && !r.tuning.ping_pong);
         // Stockham rows stay in place.
         assert!(!FftRecipe::design_by_heuristic(FftProblem::c2c(4092, 100), H200).unwrap().tuning.ping_pong);
+    }
+
+    #[test]
+    fn f32_rader_kernels_run_unbounded_under_the_shared_limit_or_a_two_block_bound() {
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
+        let bound = |n: usize| design(FftProblem::c2c(n, 100)).tuning.min_blocks_per_sm;
+        // 151: five prime rows a block in 12 KB; 2113: one row in 34.9 KB.
+        for n in [151, 2113] {
+            let r = design(FftProblem::c2c(n, 100));
+            assert!(r.uses_rader() && r.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED && r.tuning.min_blocks_per_sm == 1, "{n}");
+        }
+        // Above the limit: a three-block bound stays (2593, 2190); a two-block one goes (3084
+        // in 48 KB, 3719 in 58 KB) unless a radix-37 pass needs the registers (4033 = 109 x 37).
+        assert_eq!([bound(2593), bound(2190), bound(3084), bound(3719), bound(4033)], [3, 3, 1, 1, 2]);
+        // f64 keeps its bounds (not measured without them).
+        assert_eq!(design(FftProblem::c2c(151, 100).f64()).tuning.min_blocks_per_sm, 3);
     }
 
     #[test]
