@@ -874,10 +874,6 @@ impl FftRecipe {
         {
             recipe.tuning.min_blocks_per_sm = 2;
         }
-        if rader {
-            let fits = |blocks: u32| recipe.registers_under_bound(blocks) >= RADER_REGISTER_FLOOR;
-            recipe.tuning.min_blocks_per_sm = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
-        }
         let mut recipe = recipe.with_least_conflicted_layout(limits);
         // Ping-pong where a thread takes several butterflies in some pass (in place it holds
         // all their values across the barrier) and twice the buffer fits PING_PONG_MAX_SHARED.
@@ -887,11 +883,14 @@ impl FftRecipe {
         if (rader || bluestein) && several_rounds && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
             recipe.tuning.ping_pong = true;
         }
-        if rader && problem.precision == Precision::F32 {
-            let two_block_bound = recipe.tuning.min_blocks_per_sm == 2 && largest_codelet <= RADER_UNBOUNDED_MAX_CODELET;
-            if recipe.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED || two_block_bound {
-                recipe.tuning.min_blocks_per_sm = 1;
-            }
+        // Rader's launch bound, once the shared memory it depends on is known (after the
+        // layout and ping-pong, which do not depend on the bound).
+        if rader {
+            let fits = |blocks: u32| recipe.registers_under_bound(blocks) >= RADER_REGISTER_FLOOR;
+            let bound = [3, 2].into_iter().find(|&b| fits(b)).unwrap_or(1);
+            let two_block_bound = bound == 2 && largest_codelet <= RADER_UNBOUNDED_MAX_CODELET;
+            let unbounded = problem.precision == Precision::F32 && (recipe.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED || two_block_bound);
+            recipe.tuning.min_blocks_per_sm = if unbounded { 1 } else { bound };
         }
         // Under the two-block launch bound (128 registers), in place, 4096-point Bluestein
         // convolutions ran 0.96x fused (39 lengths, 0.92x..0.98x); fused ran 1.06x faster
@@ -1304,6 +1303,11 @@ impl FftRecipe {
     /// banks must serve. Rader's permuted accesses count as plain ones here;
     /// [`FftRecipe::shared_wavefronts`] counts them as they are.
     pub fn plain_shared_wavefronts(&self) -> u64 {
+        self.plain_wavefronts_of(&self.stages())
+    }
+
+    /// [`FftRecipe::plain_shared_wavefronts`] over `stages` (this recipe's [`FftRecipe::stages`]).
+    fn plain_wavefronts_of(&self, stages: &[Stage]) -> u64 {
         let w = self.tuning.threads_per_transform as usize;
         let threads = (self.threads_per_block() as usize).min(32);
         let stride = self.row_stride();
@@ -1319,7 +1323,6 @@ impl FftRecipe {
         total += 2 * cost(&flat[..threads]);
         // Each pass of each stage: butterfly j of sub-row u loads value j + i*L/R and stores
         // value (j - k)R + k + i*ns of the sub-row.
-        let stages = self.stages();
         let fused = self.fuses_convolution();
         for (s, stage) in stages.iter().enumerate() {
             let mut ns = stage.ns0;
@@ -1353,7 +1356,8 @@ impl FftRecipe {
     /// [`FftRecipe::plain_shared_wavefronts`] with Rader's permuted accesses counted as they
     /// are (see [`FftRecipe::rader_permutation_excess`]).
     pub fn shared_wavefronts(&self) -> u64 {
-        (self.plain_shared_wavefronts() as i64 + self.rader_permutation_excess()).max(0) as u64
+        let stages = self.stages();
+        (self.plain_wavefronts_of(&stages) as i64 + self.rader_permutation_excess(&stages)).max(0) as u64
     }
 
     /// What Rader's permuted accesses add to [`FftRecipe::shared_wavefronts`], which counts
@@ -1365,13 +1369,12 @@ impl FftRecipe {
     /// row keeps the plain model: scored exactly on the first warp alone, permuted accesses
     /// chose paddings that ran 0.96x over the 47 lengths whose lane order they left as it was
     /// (most of them one DFT a row; thirty-fifth session).
-    fn rader_permutation_excess(&self) -> i64 {
+    fn rader_permutation_excess(&self, stages: &[Stage]) -> i64 {
         const RADER_SAMPLED_WARPS: usize = 8;
         let Core::Rader { len, prime, .. } = self.core else { return 0 };
         if len == prime {
             return 0;
         }
-        let stages = self.stages();
         let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision);
         let (m, g) = (len / prime, RaderPowers::of(prime));
         let at = |i: usize| pad(self.tuning.pad_shift, i);
