@@ -547,6 +547,21 @@ const RADER_UNBOUNDED_MAX_SHARED: u64 = 35_000;
 /// memory, where the register floor gave them a two-block bound: the 20 sampled above the
 /// shared limit ran 1.10x (none slower than 0.99x); 4033 = 109 x 37, a radix-37 pass, 0.68x.
 const RADER_UNBOUNDED_MAX_CODELET: usize = 16;
+/// f32 Rader rows of at least this many DFTs of their prime take one thread per butterfly of
+/// the pass of their largest radix, where rows of fewer take two a thread: of 119 sampled Rader
+/// lengths (thirty-sixth session's variants, two rounds, H200), `threads x2` ran the 71 rows of
+/// 5 DFTs or more 1.088x (1349 = 19 x 71 1.38x, 3616 = 32 x 113 1.44x), the 17 of 2 to 4 DFTs
+/// 0.81x (2306 = 2 x 1153 0.60x). With the two limits below, and ping-pong kept, a same-run A/B
+/// over 177 fresh C2C lengths ran 1.102x (thirty-seventh session, docs/BENCHMARKS.md).
+const RADER_ONE_BUTTERFLY_MIN_DFTS: usize = 5;
+/// ... unless a pass after the DFTs has a codelet longer than this: 4033 = 37 x 109 ran 0.45x,
+/// 3869 = 53 x 73 0.62x, 3149 = 47 x 67 0.69x with one butterfly a thread (their long codelets
+/// want registers more than threads).
+const RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX: usize = 32;
+/// ... or that pass has more butterflies than this (3275 = 25 x 131 with 655 threads ran 0.42x,
+/// 3635 = 5 x 727 0.52x; in the A/B that fitted it, the 42 sampled rows over it 0.92x, the 164
+/// under it 1.118x).
+const RADER_ONE_BUTTERFLY_MAX_THREADS: u32 = 400;
 /// 32-bit registers of a multiprocessor (every NVIDIA GPU since Kepler): what a launch bound
 /// of `min_blocks_per_sm` blocks shares among their threads.
 const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
@@ -784,10 +799,18 @@ impl FftRecipe {
         // threads for its radix-61 pass spilled and ran at 0.02 of copy).
         let largest_codelet = core.codelet_radices().last().copied().unwrap_or(1);
         let register_threads = 65536 / codelet_registers(largest_codelet, problem.precision);
-        if let Core::Rader { len, prime, .. } = core {
+        if let Core::Rader { len, prime, outer, .. } = &core {
             // Several DFTs of length p per row: two butterflies per thread in the widest pass
-            // ran 1.1x to 1.4x faster (N = 134, 201, 1072, 2042, 3027 on an H200).
-            if len > prime {
+            // ran 1.1x to 1.4x faster (N = 134, 201, 1072, 2042, 3027 on an H200). Since then
+            // (lanes across DFTs, no launch bounds), f32 rows of many short DFTs run one
+            // butterfly per thread (see RADER_ONE_BUTTERFLY_MIN_DFTS).
+            let dfts = len / prime;
+            let largest_outer = outer.iter().copied().max().unwrap_or(1);
+            let thread_per_butterfly = problem.precision == Precision::F32
+                && dfts >= RADER_ONE_BUTTERFLY_MIN_DFTS
+                && largest_outer <= RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX
+                && one_butterfly_each <= RADER_ONE_BUTTERFLY_MAX_THREADS;
+            if *len > *prime && !thread_per_butterfly {
                 threads_per_transform = threads_per_transform.div_ceil(2);
             }
             threads_per_transform = threads_per_transform.min(register_threads).max(1);
@@ -880,7 +903,11 @@ impl FftRecipe {
         // (Threads raised to even out a pass keep the ping-pong their base count chose: 2352-point
         // convolutions ran 0.85x in place with one round per pass.)
         let several_rounds = recipe.most_rounds() > 1 || threads_per_transform != base_threads;
-        if (rader || bluestein) && several_rounds && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
+        // Rader rows of several DFTs ping-pong even where each pass takes one round: with a
+        // thread per butterfly they ran 1.40x faster so than in place (8 lengths, thirty-seventh
+        // session's variants).
+        let several_dfts = matches!(core, Core::Rader { len, prime, .. } if len > prime);
+        if (rader || bluestein) && (several_rounds || several_dfts) && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
             recipe.tuning.ping_pong = true;
         }
         // Rader's launch bound, once the shared memory it depends on is known (after the
@@ -1596,6 +1623,23 @@ mod tests {
     }
 
     #[test]
+    fn f32_rader_rows_of_many_short_dfts_take_a_thread_per_butterfly() {
+        let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
+        let threads = |p: FftProblem| design(p).tuning.threads_per_transform;
+        // 1349 = 19 x 71: the pass of its largest radix (10, over 19 DFTs of 71) has 133
+        // butterflies; the row ping-pongs.
+        let r = design(FftProblem::c2c(1349, 100));
+        assert_eq!(r.tuning.threads_per_transform, 133);
+        assert!(r.tuning.ping_pong);
+        // Two butterflies a thread: 2 DFTs (2306 = 2 x 1153), a radix-37 pass after the DFTs
+        // (4033 = 109 x 37), 655 butterflies (3275 = 25 x 131), and f64 (1349).
+        assert_eq!(threads(FftProblem::c2c(2306, 100)), 512);
+        assert_eq!(threads(FftProblem::c2c(4033, 100)), 333);
+        assert_eq!(threads(FftProblem::c2c(3275, 100)), 328);
+        assert_eq!(threads(FftProblem::c2c(1349, 100).f64()), 67);
+    }
+
+    #[test]
     fn f32_rader_kernels_run_unbounded_under_the_shared_limit_or_a_two_block_bound() {
         let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         let bound = |n: usize| design(FftProblem::c2c(n, 100)).tuning.min_blocks_per_sm;
@@ -1604,9 +1648,9 @@ mod tests {
             let r = design(FftProblem::c2c(n, 100));
             assert!(r.uses_rader() && r.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED && r.tuning.min_blocks_per_sm == 1, "{n}");
         }
-        // Above the limit: a three-block bound stays (2593, 2190); a two-block one goes (3084
+        // Above the limit: a three-block bound stays (2593, 2272); a two-block one goes (3084
         // in 48 KB, 3719 in 58 KB) unless a radix-37 pass needs the registers (4033 = 109 x 37).
-        assert_eq!([bound(2593), bound(2190), bound(3084), bound(3719), bound(4033)], [3, 3, 1, 1, 2]);
+        assert_eq!([bound(2593), bound(2272), bound(3084), bound(3719), bound(4033)], [3, 3, 1, 1, 2]);
         // f64 keeps its bounds (not measured without them).
         assert_eq!(design(FftProblem::c2c(151, 100).f64()).tuning.min_blocks_per_sm, 3);
     }
