@@ -765,6 +765,8 @@ impl FftRecipe {
         let packing = Self::packing_of(&problem);
         let bluestein = matches!(core, Core::Bluestein { .. });
         let rader = matches!(core, Core::Rader { .. });
+        // A Rader row of several DFTs of its prime (N = m p, m > 1).
+        let several_dfts = matches!(core, Core::Rader { len, prime, .. } if len > prime);
         let grid = matches!(core, Core::Grid { .. });
         let stages = core.thread_stages();
         let widest = stages.iter().map(Stage::widest_pass).max().unwrap_or(0).max(1);
@@ -798,7 +800,7 @@ impl FftRecipe {
         // Rader: never fewer registers than the largest codelet wants (N = 61 x 67 with 366
         // threads for its radix-61 pass spilled and ran at 0.02 of copy).
         let largest_codelet = core.codelet_radices().last().copied().unwrap_or(1);
-        let register_threads = 65536 / codelet_registers(largest_codelet, problem.precision);
+        let register_threads = REGISTERS_PER_MULTIPROCESSOR / codelet_registers(largest_codelet, problem.precision);
         if let Core::Rader { len, prime, outer, .. } = &core {
             // Several DFTs of length p per row: two butterflies per thread in the widest pass
             // ran 1.1x to 1.4x faster (N = 134, 201, 1072, 2042, 3027 on an H200). Since then
@@ -810,7 +812,7 @@ impl FftRecipe {
                 && dfts >= RADER_ONE_BUTTERFLY_MIN_DFTS
                 && largest_outer <= RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX
                 && one_butterfly_each <= RADER_ONE_BUTTERFLY_MAX_THREADS;
-            if *len > *prime && !thread_per_butterfly {
+            if several_dfts && !thread_per_butterfly {
                 threads_per_transform = threads_per_transform.div_ceil(2);
             }
             threads_per_transform = threads_per_transform.min(register_threads).max(1);
@@ -906,7 +908,6 @@ impl FftRecipe {
         // Rader rows of several DFTs ping-pong even where each pass takes one round: with a
         // thread per butterfly they ran 1.40x faster so than in place (8 lengths, thirty-seventh
         // session's variants).
-        let several_dfts = matches!(core, Core::Rader { len, prime, .. } if len > prime);
         if (rader || bluestein) && (several_rounds || several_dfts) && 2 * recipe.shared_bytes() <= PING_PONG_MAX_SHARED.min(limits.shared_bytes) {
             recipe.tuning.ping_pong = true;
         }
