@@ -2,7 +2,7 @@
 //! as fractions of the driver's device-to-device copy bandwidth.
 //!
 //! Suites: `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
-//! C2R f32, even N), `plan` (plan creation: cold compile, disk cache, memory cache) and, with
+//! C2R f32, even N), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk cache, memory cache) and, with
 //! `--accuracy`, the relative L2 error against rustfft in f64 beside cuFFT's. The multi-pass
 //! suites (`large-1d`, `2d`, `3d`, `strided`) are in fft_nd_suite.rs.
 
@@ -25,6 +25,8 @@ pub enum FftSuite {
     Sweep,
     F64,
     Real,
+    /// R2C and C2R in f64, the lengths of `Real`.
+    RealF64,
     Plan,
     Accuracy,
     /// The heuristic's recipe beside its variants (one tuning choice changed each), C2C f32.
@@ -48,10 +50,11 @@ pub enum FftSuite {
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 14] = [
+    pub const ALL: [FftSuite; 15] = [
         FftSuite::Sweep,
         FftSuite::F64,
         FftSuite::Real,
+        FftSuite::RealF64,
         FftSuite::Plan,
         FftSuite::Accuracy,
         FftSuite::Variants,
@@ -72,6 +75,7 @@ impl FftSuite {
             FftSuite::Sweep => "sweep",
             FftSuite::F64 => "f64",
             FftSuite::Real => "real",
+            FftSuite::RealF64 => "real-f64",
             FftSuite::Plan => "plan",
             FftSuite::Accuracy => "accuracy",
             FftSuite::Variants => "variants",
@@ -152,10 +156,11 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 let sizes = opts.named_or(|| smooth_and_sampled(if cfg.quick { 64 } else { 2048 }, 4096, 1, 13));
                 tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F64, sizes.into_iter().filter(keep).collect())?);
             }
-            FftSuite::Real => {
+            FftSuite::Real | FftSuite::RealF64 => {
+                let precision = if suite == FftSuite::Real { Precision::F32 } else { Precision::F64 };
                 let sizes = opts.named_or(|| smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13));
                 for kind in [FftKind::R2C, FftKind::C2R] {
-                    tables.extend(throughput(device, cfg, kind, Precision::F32, sizes.iter().copied().filter(keep).collect())?);
+                    tables.extend(throughput(device, cfg, kind, precision, sizes.iter().copied().filter(keep).collect())?);
                 }
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
