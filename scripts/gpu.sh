@@ -90,6 +90,9 @@ run() {
     export LD_LIBRARY_PATH="$(find_cuda_lib_dir nvrtc):$(find_cuda_lib_dir cufft):${LD_LIBRARY_PATH:-}"
     export COALESCE_CACHE=/tmp/coalesce-kernel-cache
     # OpenCL through the carried loader; the NVIDIA ICD if the driver ships libnvidia-opencl.
+    # The image's OCL_ICD_FILENAMES also names PoCL: CI tests PoCL, so device time here goes to
+    # the GPU's two drivers (CUDA and NVIDIA's OpenCL) alone.
+    unset OCL_ICD_FILENAMES
     if ldconfig -p | grep -q libnvidia-opencl.so.1; then
         mkdir -p /tmp/icd && echo libnvidia-opencl.so.1 > /tmp/icd/nvidia.icd
         export OCL_ICD_VENDORS=/tmp/icd OPENCL_DYLIB_PATH="$PWD/$STAGE/lib/libOpenCL.so.1"

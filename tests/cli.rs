@@ -62,10 +62,18 @@ fn info_lists_every_device_with_its_copy_bandwidth() {
     let o = coalesce(&["info", "--quick"]).output().unwrap();
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
+    // A device that opens here may still fail to open in the CLI's process (NVIDIA's OpenCL
+    // device once did on the GPU machine, cause not established): the CLI must then name it
+    // and say why on stderr, not drop it silently.
+    let mut listed = 0;
     for d in &devices {
-        assert!(out.contains(&format!("{}: {}", d.id(), d.info().name)), "{} missing from:\n{out}", d.id());
+        let shown = out.contains(&format!("{}: {}", d.id(), d.info().name));
+        let skipped = err.contains(&format!("coalesce: skipping {}: ", d.id()));
+        assert!(shown || skipped, "{} neither listed nor skipped with a reason:\n{out}\n{err}", d.id());
+        listed += usize::from(shown);
     }
-    assert_eq!(out.matches("device copy bandwidth").count(), devices.len(), "{out}");
+    assert!(listed > 0, "no device listed:\n{out}\n{err}");
+    assert_eq!(out.matches("device copy bandwidth").count(), listed, "{out}");
     assert!(out.contains("GB/s"), "{out}");
 }
 
@@ -106,11 +114,13 @@ fn unknown_device_and_suite_are_clear_errors() {
 
 #[test]
 fn no_device_at_all_says_what_to_install() {
-    // Hide CUDA devices and point the OpenCL loader at an empty vendor folder.
+    // Hide CUDA devices and point the OpenCL loader at an empty vendor folder, with no extra
+    // drivers named beside it (some images list PoCL and NVIDIA's in OCL_ICD_FILENAMES).
     let empty = Scratch::new("no-icd");
     let o = coalesce(&["bench", "copy", "--quick"])
         .env("CUDA_VISIBLE_DEVICES", "")
         .env("OCL_ICD_VENDORS", &empty.0)
+        .env_remove("OCL_ICD_FILENAMES")
         .env_remove("COALESCE_DEVICE")
         .output()
         .unwrap();

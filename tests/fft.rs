@@ -273,7 +273,9 @@ fn rader_lengths_every_kind() {
         problems.extend([67, 134, 4094, 2 * 1093].map(|n| FftProblem::c2r(n, 2)));
         problems.push(FftProblem::c2c(134, 2).in_place());
         check_recipes::<f32>(&device, problems.into_iter().map(rader).collect(), "rader f32");
-        let problems = [67, 134, 1093, 2 * 1009].map(|n| rader(FftProblem::c2c(n, 2).precision(Precision::F64)));
+        // f64 rows of many DFTs a thread per butterfly too: 402 = 6 x 67 (two rows a block),
+        // 1349 = 19 x 71, 3686 = 38 x 97 (228 threads, passes of 19 and 2 after the DFTs).
+        let problems = [67, 134, 1093, 2 * 1009, 402, 1349, 3686].map(|n| rader(FftProblem::c2c(n, 2).precision(Precision::F64)));
         check_recipes::<f64>(&device, problems.to_vec(), "rader f64");
     }
 }

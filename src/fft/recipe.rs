@@ -562,6 +562,17 @@ const RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX: usize = 32;
 /// 3635 = 5 x 727 0.52x; in the A/B that fitted it, the 42 sampled rows over it 0.92x, the 164
 /// under it 1.118x).
 const RADER_ONE_BUTTERFLY_MAX_THREADS: u32 = 400;
+/// f64 Rader rows take one thread per butterfly from 6 DFTs of their prime and up to 240
+/// butterflies in that pass: of 136 f64 rows of 5 DFTs or more sampled up to 2048 (thirty-seventh
+/// session, `threads x2`, two rounds, H200), the 94 inside both limits ran 1.112x (679 = 7 x 97
+/// 0.80x, 1264 1.52x), the 42 outside 0.94x (1975 = 25 x 79 with 396 threads 0.51x; rows of 5
+/// DFTs such as 485 and 505 0.82x). C2C only: f64 R2C and C2R rows were not timed.
+const RADER_F64_ONE_BUTTERFLY_MIN_DFTS: usize = 6;
+const RADER_F64_ONE_BUTTERFLY_MAX_THREADS: u32 = 240;
+/// ... and no pass after the DFTs of a codelet over 23 points: in the A/B of the two limits
+/// above over every f64 C2C length they changed (thirty-eighth session, H200, two rounds), the
+/// 12 rows of a radix-29 or 31 pass ran 0.63x (2059 = 29 x 71 0.37x), the 213 others 1.074x.
+const RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX: usize = 23;
 /// 32-bit registers of a multiprocessor (every NVIDIA GPU since Kepler): what a launch bound
 /// of `min_blocks_per_sm` blocks shares among their threads.
 const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
@@ -804,14 +815,22 @@ impl FftRecipe {
         if let Core::Rader { len, prime, outer, .. } = &core {
             // Several DFTs of length p per row: two butterflies per thread in the widest pass
             // ran 1.1x to 1.4x faster (N = 134, 201, 1072, 2042, 3027 on an H200). Since then
-            // (lanes across DFTs, no launch bounds), f32 rows of many short DFTs run one
-            // butterfly per thread (see RADER_ONE_BUTTERFLY_MIN_DFTS).
+            // (lanes across DFTs, no launch bounds), rows of many short DFTs run one
+            // butterfly per thread (see RADER_ONE_BUTTERFLY_MIN_DFTS and its f64 twin).
             let dfts = len / prime;
             let largest_outer = outer.iter().copied().max().unwrap_or(1);
-            let thread_per_butterfly = problem.precision == Precision::F32
-                && dfts >= RADER_ONE_BUTTERFLY_MIN_DFTS
-                && largest_outer <= RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX
-                && one_butterfly_each <= RADER_ONE_BUTTERFLY_MAX_THREADS;
+            // (least DFTs, largest codelet after them, most butterflies in the widest pass)
+            let limits = match (problem.precision, problem.kind) {
+                (Precision::F32, _) => Some((RADER_ONE_BUTTERFLY_MIN_DFTS, RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX, RADER_ONE_BUTTERFLY_MAX_THREADS)),
+                (Precision::F64, FftKind::C2C) => {
+                    Some((RADER_F64_ONE_BUTTERFLY_MIN_DFTS, RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX, RADER_F64_ONE_BUTTERFLY_MAX_THREADS))
+                }
+                // No suite times f64 R2C / C2R rows of one launch: they keep two a thread.
+                (Precision::F64, _) => None,
+            };
+            let thread_per_butterfly = limits.is_some_and(|(min_dfts, max_outer, max_threads)| {
+                dfts >= min_dfts && largest_outer <= max_outer && one_butterfly_each <= max_threads
+            });
             if several_dfts && !thread_per_butterfly {
                 threads_per_transform = threads_per_transform.div_ceil(2);
             }
@@ -1624,7 +1643,7 @@ mod tests {
     }
 
     #[test]
-    fn f32_rader_rows_of_many_short_dfts_take_a_thread_per_butterfly() {
+    fn rader_rows_of_many_short_dfts_take_a_thread_per_butterfly() {
         let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         let threads = |p: FftProblem| design(p).tuning.threads_per_transform;
         // 1349 = 19 x 71: the pass of its largest radix (10, over 19 DFTs of 71) has 133
@@ -1633,11 +1652,16 @@ mod tests {
         assert_eq!(r.tuning.threads_per_transform, 133);
         assert!(r.tuning.ping_pong);
         // Two butterflies a thread: 2 DFTs (2306 = 2 x 1153), a radix-37 pass after the DFTs
-        // (4033 = 109 x 37), 655 butterflies (3275 = 25 x 131), and f64 (1349).
+        // (4033 = 109 x 37), 655 butterflies (3275 = 25 x 131).
         assert_eq!(threads(FftProblem::c2c(2306, 100)), 512);
         assert_eq!(threads(FftProblem::c2c(4033, 100)), 333);
         assert_eq!(threads(FftProblem::c2c(3275, 100)), 328);
-        assert_eq!(threads(FftProblem::c2c(1349, 100).f64()), 67);
+        // f64 C2C within its own limits too (1349); two a thread from a radix-29 pass (2059 =
+        // 29 x 71), at 5 DFTs (485 = 5 x 97), and in f64 R2C (2698: the core is 1349's).
+        assert_eq!(threads(FftProblem::c2c(1349, 100).f64()), 133);
+        assert_eq!(threads(FftProblem::c2c(2059, 100).f64()), 102);
+        assert_eq!(threads(FftProblem::c2c(485, 100).f64()), 49);
+        assert_eq!(threads(FftProblem::r2c(2698, 100).f64()), 67);
     }
 
     #[test]
