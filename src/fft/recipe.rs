@@ -825,7 +825,8 @@ impl FftRecipe {
                 (Precision::F64, FftKind::C2C) => {
                     Some((RADER_F64_ONE_BUTTERFLY_MIN_DFTS, RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX, RADER_F64_ONE_BUTTERFLY_MAX_THREADS))
                 }
-                // No suite times f64 R2C / C2R rows of one launch: they keep two a thread.
+                // f64 R2C / C2R rows were not timed a thread per butterfly (`bench fft --suite
+                // real-f64` can): they keep two a thread.
                 (Precision::F64, _) => None,
             };
             let thread_per_butterfly = limits.is_some_and(|(min_dfts, max_outer, max_threads)| {
