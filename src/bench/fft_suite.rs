@@ -2,8 +2,9 @@
 //! as fractions of the driver's device-to-device copy bandwidth.
 //!
 //! Suites: `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
-//! C2R f32, even N), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk cache, memory cache) and, with
-//! `--accuracy`, the relative L2 error against rustfft in f64 beside cuFFT's. The multi-pass
+//! C2R f32, even N), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk
+//! cache, memory cache) and, with `--accuracy`, the relative L2 error against rustfft in f64
+//! beside cuFFT's. The multi-pass
 //! suites (`large-1d`, `2d`, `3d`, `strided`) are in fft_nd_suite.rs.
 
 use std::time::Instant;

@@ -53,8 +53,9 @@ enum Command {
         #[arg(long)]
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
-        /// real-f64 (the same in f64), plan (creation time), accuracy, variants (the heuristic's kernel beside recipes one
-        /// tuning choice away; --sizes picks the lengths), variants-f64 (the same in f64),
+        /// real-f64 (the same in f64), plan (creation time), accuracy, variants (the
+        /// heuristic's kernel beside recipes one tuning choice away; --sizes picks the
+        /// lengths), variants-f64 (the same in f64),
         /// variants-r2c and variants-c2r (f32 real transforms of even length); in
         /// passes: large-1d, 2d, 3d, layouts (axis subsets and strides), strided (rows per
         /// block). Default: sweep, f64, real, plan.

@@ -547,6 +547,42 @@ const RADER_UNBOUNDED_MAX_SHARED: u64 = 35_000;
 /// memory, where the register floor gave them a two-block bound: the 20 sampled above the
 /// shared limit ran 1.10x (none slower than 0.99x); 4033 = 109 x 37, a radix-37 pass, 0.68x.
 const RADER_UNBOUNDED_MAX_CODELET: usize = 16;
+/// When a Rader row of several DFTs of its prime takes one thread per butterfly of the pass of
+/// its largest radix (rows outside these limits take two a thread).
+struct RaderOneButterflyLimits {
+    /// At least this many DFTs of the prime in the row.
+    min_dfts: usize,
+    /// No pass after the DFTs with a codelet longer than this.
+    max_outer_radix: usize,
+    /// At most this many butterflies in the widest pass.
+    max_threads: u32,
+}
+
+impl RaderOneButterflyLimits {
+    /// The limits for `problem`, or None where no row takes one butterfly a thread.
+    fn of(problem: &FftProblem) -> Option<RaderOneButterflyLimits> {
+        match (problem.precision, problem.kind) {
+            (Precision::F32, _) => Some(RaderOneButterflyLimits {
+                min_dfts: RADER_ONE_BUTTERFLY_MIN_DFTS,
+                max_outer_radix: RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX,
+                max_threads: RADER_ONE_BUTTERFLY_MAX_THREADS,
+            }),
+            (Precision::F64, FftKind::C2C) => Some(RaderOneButterflyLimits {
+                min_dfts: RADER_F64_ONE_BUTTERFLY_MIN_DFTS,
+                max_outer_radix: RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX,
+                max_threads: RADER_F64_ONE_BUTTERFLY_MAX_THREADS,
+            }),
+            // f64 R2C / C2R rows were not timed a thread per butterfly (`bench fft --suite
+            // real-f64` can): they keep two a thread.
+            (Precision::F64, _) => None,
+        }
+    }
+
+    fn admit(&self, dfts: usize, largest_outer: usize, butterflies: u32) -> bool {
+        dfts >= self.min_dfts && largest_outer <= self.max_outer_radix && butterflies <= self.max_threads
+    }
+}
+
 /// f32 Rader rows of at least this many DFTs of their prime take one thread per butterfly of
 /// the pass of their largest radix, where rows of fewer take two a thread: of 119 sampled Rader
 /// lengths (thirty-sixth session's variants, two rounds, H200), `threads x2` ran the 71 rows of
@@ -819,19 +855,8 @@ impl FftRecipe {
             // butterfly per thread (see RADER_ONE_BUTTERFLY_MIN_DFTS and its f64 twin).
             let dfts = len / prime;
             let largest_outer = outer.iter().copied().max().unwrap_or(1);
-            // (least DFTs, largest codelet after them, most butterflies in the widest pass)
-            let limits = match (problem.precision, problem.kind) {
-                (Precision::F32, _) => Some((RADER_ONE_BUTTERFLY_MIN_DFTS, RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX, RADER_ONE_BUTTERFLY_MAX_THREADS)),
-                (Precision::F64, FftKind::C2C) => {
-                    Some((RADER_F64_ONE_BUTTERFLY_MIN_DFTS, RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX, RADER_F64_ONE_BUTTERFLY_MAX_THREADS))
-                }
-                // f64 R2C / C2R rows were not timed a thread per butterfly (`bench fft --suite
-                // real-f64` can): they keep two a thread.
-                (Precision::F64, _) => None,
-            };
-            let thread_per_butterfly = limits.is_some_and(|(min_dfts, max_outer, max_threads)| {
-                dfts >= min_dfts && largest_outer <= max_outer && one_butterfly_each <= max_threads
-            });
+            let thread_per_butterfly =
+                RaderOneButterflyLimits::of(&problem).is_some_and(|l| l.admit(dfts, largest_outer, one_butterfly_each));
             if several_dfts && !thread_per_butterfly {
                 threads_per_transform = threads_per_transform.div_ceil(2);
             }
