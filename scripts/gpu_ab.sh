@@ -8,7 +8,7 @@
 #       bash .gpu/gpu_ab.sh
 # Each CLI first compiles every kernel it will time, SHARDS (14) processes at once into its own
 # kernel cache; then for ROUNDS (2) rounds each CLI in turn times `bench fft --suite S --sizes
-# LIST` of each AB_RUNS entry; then the CLI named new times each VAR_RUNS entry's `--suite S
+# LIST` of each AB_RUNS entry (in reverse order in even rounds); then the CLI named new times each VAR_RUNS entry's `--suite S
 # --sizes LIST --variants NAMES` VAR_ROUNDS (1) times (NAMES empty: every variant). CSVs and
 # logs come back in $OUT/ab.tar.gz as ab/S-BIN-ROUND.csv and ab/varK-S-ROUND.csv (and under
 # $OUT/ab as they are written, should the call run out of time). A sizes field @FILE reads .gpu/FILE.
@@ -35,9 +35,13 @@ for b in $BINS; do
 done
 wait
 echo "warm-up $(( $(date +%s) - t0 )) s"
+# Even rounds run the CLIs in reverse order: in the thirty-ninth session's real suite the CLI
+# that ran second in a pair was ~3% slower on identical kernels, whichever it was.
+reversed() { echo "$@" | tr ' ' '\n' | tac | paste -sd' '; }
 for r in $(seq 1 $ROUNDS); do
+  order=$BINS; [ $((r % 2)) = 0 ] && order=$(reversed $BINS)
   for run in "${AB[@]}"; do s=${run%%|*}; z=$(expand "${run#*|}")
-    for b in $BINS; do COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z --csv $OUT/ab/$s-$b-$r.csv > $OUT/ab/$s-$b-$r.log 2>&1 || echo "fail $s $b"; done
+    for b in $order; do COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z --csv $OUT/ab/$s-$b-$r.csv > $OUT/ab/$s-$b-$r.log 2>&1 || echo "fail $s $b"; done
   done
 done
 echo "ab $(( $(date +%s) - t0 )) s"

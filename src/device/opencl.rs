@@ -55,6 +55,16 @@ pub(super) struct ClDevice {
     options: String,
 }
 
+/// The queue is finished before the device goes: work still queued when a program returns
+/// would run on PoCL's worker threads while the process exits, and a kernel PoCL was compiling
+/// for its first launch then crashed in LLVM as its globals were torn down (SIGSEGV, about one
+/// run in four of the README's N-d example, whose last transform nothing waited for).
+impl Drop for ClDevice {
+    fn drop(&mut self) {
+        let _ = self.queue.finish();
+    }
+}
+
 // SAFETY: OpenCL contexts and queues are thread-safe objects; kernels (whose argument state is
 // not) are guarded by a mutex in ClKernel.
 unsafe impl Send for ClDevice {}

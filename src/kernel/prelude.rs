@@ -18,6 +18,11 @@ pub const PRELUDE: &str = r#"/* ---- coalesce prelude: one dialect for NVRTC (CU
 #define RESTRICT __restrict__
 #define DEVICE_FN static __device__ __forceinline__
 #define BARRIER() __syncthreads()
+/* Global loads written above it stay above it: ptxas does not move them across a warp sync,
+   which costs next to nothing where the warp has not diverged (a batch of loads all in flight
+   at once, where the scheduler would otherwise sink each to its first use). The mask is the
+   lanes that exist: a block's last warp may be partial */
+#define LOADS_ISSUED() __syncwarp(__activemask())
 #define LOCAL_ID() ((u32)threadIdx.x)
 #define GROUP_ID() ((u32)blockIdx.x)
 #define LOCAL_SIZE() ((u32)blockDim.x)
@@ -65,6 +70,7 @@ typedef double2 c64;
 #define RESTRICT restrict
 #define DEVICE_FN static inline
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define LOADS_ISSUED()
 #define LOCAL_ID() ((u32)get_local_id(0))
 #define GROUP_ID() ((u32)get_group_id(0))
 #define LOCAL_SIZE() ((u32)get_local_size(0))

@@ -289,17 +289,32 @@ impl KernelWriter<'_> {
     /// The load phase of C2R of even length N = 2m (see `reads_elementwise`): per pair i =
     /// 0..=m/2, X[i] and X[m-i] from global memory give values i and m-i of the packed spectrum
     /// Z (pair 0 gives value 0 alone, from X[0] and X[m]; for even m, pair m/2 one value).
+    /// In a block of one row, trip k's pair is i = tid + kT (T threads), so its twiddle W^i is
+    /// W^tid, read once, times the constant W^kT: no table read a pair.
     fn load_half_spectrum_pairs(&mut self) {
         let p = self.r.problem;
         let m = p.len / 2;
         let apart = p.row_elements().0;
         let real_twiddles = self.tables.real_twiddles;
+        let threads = self.r.threads_per_block() as usize;
+        // (W^tid is read for every thread: the table holds m + 1 twiddles.)
+        let stepped = self.r.tuning.transforms_per_block == 1 && threads <= m;
         self.w.comment(&["load: the block's rows into shared memory, the packed spectrum rebuilt a pair at a time"]);
+        if stepped {
+            let trips = self.row_loop_trips(m / 2 + 1);
+            let angles: Vec<f64> = (0..trips).map(|k| -2.0 * std::f64::consts::PI * ((k * threads) % p.len) as f64 / p.len as f64).collect();
+            let list = |f: fn(f64) -> f64| angles.iter().map(|&a| self.lit.real(f(a))).collect::<Vec<_>>().join(", ");
+            self.w.line(format!("const cplx w_tid = tables[{real_twiddles}u + tid];   /* W^tid, W = e^{{-2 pi i/N}} */"));
+            self.w.line(format!("const real step_re[{trips}] = {{{}}};   /* W^kT, trip k's step from W^tid */", list(f64::cos)));
+            self.w.line(format!("const real step_im[{trips}] = {{{}}};", list(f64::sin)));
+        }
         let fetch = |w: &mut SourceWriter| {
             w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
             w.line("xa[kk] = X[i];");
             w.line(format!("xb[kk] = X[{m}u - i];"));
-            w.line(format!("xw[kk] = tables[{real_twiddles}u + i];"));
+            if !stepped {
+                w.line(format!("xw[kk] = tables[{real_twiddles}u + i];"));
+            }
         };
         let body = |w: &mut SourceWriter| {
             w.comment(&[
@@ -309,11 +324,12 @@ impl KernelWriter<'_> {
             ]);
             w.line("cplx a = xa[kk];");
             w.line("cplx b = xb[kk];");
-            rebuild_difference(w, "xw[kk]");
+            rebuild_difference(w, if stepped { "cmul(w_tid, MAKE_CPLX(step_re[k], step_im[k]))" } else { "xw[kk]" });
             w.line(format!("SH(row, i) = {REBUILT};"));
             w.line(format!("if (i != 0 && 2 * i != {m}u) SH(row, {m}u - i) = {REBUILT_MIRROR};"));
         };
-        self.row_loop_fetched(m / 2 + 1, &["xa", "xb", "xw"], fetch, body);
+        let arrays: &[&str] = if stepped { &["xa", "xb"] } else { &["xa", "xb", "xw"] };
+        self.row_loop_fetched(m / 2 + 1, arrays, fetch, body);
     }
 
     /// An R2C grid, after its halved axis: each line's core output Z (m values) separated in

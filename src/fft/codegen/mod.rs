@@ -368,9 +368,19 @@ impl<'a> KernelWriter<'a> {
             self.w.line(format!("const u32 k = {trip};"));
         }
         self.w.line(format!("const u32 e = tid + k * {threads}u;"));
-        self.w.open(format!("if (e < rows * {per_row}u)"));
-        self.w.line(format!("const u32 row = e / {per_row}u;"));
-        self.w.line(format!("const u32 i = e - row * {per_row}u;"));
+        if self.r.tuning.transforms_per_block == 1 {
+            // A block of one row (`rows` is 1: a block per row of the batch): no division,
+            // and once the loop is unrolled (k a constant) the trips that every thread fills
+            // lose their bound check, so ptxas can issue all their loads at once (Rader's
+            // gathered loads were one trip at a time, each in its own branch).
+            self.w.open(format!("if (k < {}u || e < {per_row}u)", per_row / threads));
+            self.w.line("const u32 row = 0;   /* the block's one row */");
+            self.w.line("const u32 i = e;");
+        } else {
+            self.w.open(format!("if (e < rows * {per_row}u)"));
+            self.w.line(format!("const u32 row = e / {per_row}u;"));
+            self.w.line(format!("const u32 i = e - row * {per_row}u;"));
+        }
         body(&mut self.w);
         self.w.close();
         self.w.close();
@@ -380,7 +390,9 @@ impl<'a> KernelWriter<'a> {
     /// a first loop runs `fetch`, which loads into the `cplx` arrays `arrays` (indexed by the
     /// trip within the run, `kk`), then a second runs `body` on them. A body that branches
     /// around stores of its own (C2R's mirror value) made NVRTC wait for each trip's loads
-    /// before issuing the next trip's: C2R 264's load phase spent 55% of its stalls so.
+    /// before issuing the next trip's: C2R 264's load phase spent 55% of its stalls so. Where
+    /// the trips need no branch (a block of one row), ptxas sank each load to its first use
+    /// instead, unless held above `LOADS_ISSUED()` between the two loops.
     fn row_loop_fetched(&mut self, per_row: usize, arrays: &[&str], fetch: impl FnOnce(&mut SourceWriter), body: impl FnOnce(&mut SourceWriter)) {
         let trips = self.row_loop_trips(per_row);
         let most = FETCHED_TRIPS * 8 / super::recipe::complex_bytes(self.r.problem.precision) as usize;
@@ -392,6 +404,7 @@ impl<'a> KernelWriter<'a> {
         self.w.line(format!("cplx {};   /* this run's loads, all issued before any is used */", declared.join(", ")));
         let header = format!("for (u32 kk = 0; kk < {run}u && k0 + kk < {trips}u; ++kk)");
         self.row_loop_with(per_row, header.clone(), Some("k0 + kk"), fetch);
+        self.w.line("LOADS_ISSUED();");
         self.row_loop_with(per_row, header, Some("k0 + kk"), body);
         self.w.close();
     }
@@ -585,5 +598,28 @@ mod tests {
         assert_eq!(body.matches("const u32 j = b / 16u;").count(), 3);
         assert_eq!(body.matches("const u32 u = b - j * 16u;").count(), 3);
         assert!(!body.contains("const u32 u = b / "));
+    }
+
+    #[test]
+    fn blocks_of_one_row_loop_without_division_and_c2r_steps_its_pair_twiddles() {
+        // C2R 3380 (H200: 130 threads, one row a block, 846 pairs in 7 trips): no division by
+        // the pairs a row, only the last trip checks its bound, one table read for W^tid and
+        // the trip's W^kT as constants; the loads held above LOADS_ISSUED().
+        let recipe = FftRecipe::design(FftProblem::c2r(3380, 1000), H200).unwrap();
+        assert_eq!((recipe.tuning.threads_per_transform, recipe.tuning.transforms_per_block), (130, 1));
+        let body = fft_source(&recipe).body;
+        assert!(!body.contains("e / 846u"), "{body}");
+        assert_eq!(body.matches("if (k < 6u || e < 846u)").count(), 2);
+        assert!(body.contains("const cplx w_tid = tables[1690u + tid];"));
+        assert!(body.contains("const real step_re[7] = {(1.000000000e0f), (9.709418416e-1f),"), "{body}");
+        assert!(!body.contains("xw[kk] = tables["));
+        assert_eq!(body.matches("LOADS_ISSUED();").count(), 1);
+        // Blocks of several rows (C2R 1470: 3 rows of 49 threads) keep the division, the
+        // bound on `rows` and a table read a pair.
+        let recipe = FftRecipe::design(FftProblem::c2r(1470, 1000), H200).unwrap();
+        assert_eq!(recipe.tuning.transforms_per_block, 3);
+        let body = fft_source(&recipe).body;
+        assert!(body.contains("if (e < rows * 368u)") && body.contains("const u32 row = e / 368u;"));
+        assert!(body.contains("xw[kk] = tables[735u + i];") && !body.contains("step_re"));
     }
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Registers and SASS of generated kernels, on a machine without a GPU.
+
+NVIDIA's pip wheels carry NVRTC, ptxas and nvdisasm; with them the kernels the fft_recipes
+example dumps compile here as they would on an H100/H200 (sm_90), close enough to compare two
+forms of a kernel before spending device time:
+
+    pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-nvdisasm
+    cargo run --release --example fft_recipes -- --source /tmp/k c2r:3380 1616
+    python3 scripts/sass.py /tmp/k/*.cu            # registers, spills, SASS instructions
+    python3 scripts/sass.py --order /tmp/k/*.cu    # and the load phase's global loads (L),
+                                                   # shared stores (S) and branch joins (|)
+
+Static counts only: the kernels are unrolled, so they track the instructions a thread issues,
+but timings still come from the GPU (the device NVRTC may differ in minor version).
+"""
+import ctypes
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def nvidia_dir():
+    import importlib.util
+    spec = importlib.util.find_spec("nvidia")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("no NVIDIA wheels found: pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-nvdisasm")
+    return list(spec.submodule_search_locations)[0]
+
+
+def tool(name):
+    found = glob.glob(os.path.join(nvidia_dir(), "**", "bin", name), recursive=True)
+    if not found:
+        sys.exit(f"{name} not found under {nvidia_dir()}: see this script's docstring for the wheels")
+    return found[0]
+
+
+def ptx_of(source, name):
+    libs = glob.glob(os.path.join(nvidia_dir(), "**", "libnvrtc.so*"), recursive=True)
+    libs = [l for l in libs if "builtins" not in l and ".alt." not in l]
+    if not libs:
+        sys.exit("libnvrtc not found: pip install nvidia-cuda-nvrtc-cu12")
+    nvrtc = ctypes.CDLL(libs[0])
+    prog = ctypes.c_void_p()
+    nvrtc.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0, None, None)
+    opts = [b"--gpu-architecture=compute_90", b"-default-device"]
+    status = nvrtc.nvrtcCompileProgram(prog, len(opts), (ctypes.c_char_p * len(opts))(*opts))
+    size = ctypes.c_size_t()
+    if status != 0:
+        nvrtc.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+        log = ctypes.create_string_buffer(size.value)
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        sys.exit(f"{name}: NVRTC failed:\n{log.value.decode()}")
+    nvrtc.nvrtcGetPTXSize(prog, ctypes.byref(size))
+    ptx = ctypes.create_string_buffer(size.value)
+    nvrtc.nvrtcGetPTX(prog, ptx)
+    return ptx.value.decode()
+
+
+def main():
+    args = sys.argv[1:]
+    order = "--order" in args
+    files = [a for a in args if a != "--order"]
+    if not files:
+        sys.exit(__doc__)
+    for path in files:
+        name = os.path.basename(path)
+        with tempfile.TemporaryDirectory() as tmp:
+            ptx_path, cubin = os.path.join(tmp, "k.ptx"), os.path.join(tmp, "k.cubin")
+            with open(ptx_path, "w") as f:
+                f.write(ptx_of(open(path).read(), name))
+            info = subprocess.run([tool("ptxas"), "-arch=sm_90", "-v", ptx_path, "-o", cubin], capture_output=True, text=True).stderr
+            registers = re.search(r"Used (\d+) registers", info)
+            spills = re.search(r"(\d+) bytes spill stores", info)
+            sass = subprocess.run([tool("nvdisasm"), "-c", cubin], capture_output=True, text=True).stdout
+            instructions = [re.sub(r"^\s*/\*[0-9a-f]+\*/\s*|\s*;.*$", "", l) for l in sass.splitlines() if re.match(r"^\s+/\*[0-9a-f]+\*/", l)]
+            # Trailing padding after the last EXIT is not the kernel's.
+            while instructions and instructions[-1].startswith(("NOP", "BRA")):
+                instructions.pop()
+        line = f"{name}: {registers.group(1) if registers else '?'} registers, {spills.group(1) if spills else '?'} bytes spilled, {len(instructions)} SASS instructions"
+        if order:
+            load_phase = []
+            for ins in instructions:
+                if "BAR.SYNC" in ins:
+                    break
+                load_phase.append("L" if "LDG" in ins else "S" if "STS" in ins else "|" if "BSYNC" in ins else "")
+            line += "\n  load phase: " + " ".join(x for x in load_phase if x)
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
