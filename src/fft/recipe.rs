@@ -559,19 +559,30 @@ struct RaderOneButterflyLimits {
 }
 
 impl RaderOneButterflyLimits {
+    /// f32, every kind. Of 119 sampled Rader lengths (thirty-sixth session's variants, two
+    /// rounds, H200), `threads x2` ran the 71 rows of 5 DFTs or more 1.088x (1349 = 19 x 71
+    /// 1.38x, 3616 = 32 x 113 1.44x), the 17 of 2 to 4 DFTs 0.81x (2306 = 2 x 1153 0.60x).
+    /// Codelets over 32 after the DFTs want registers more than threads: 4033 = 37 x 109 ran
+    /// 0.45x, 3869 = 53 x 73 0.62x, 3149 = 47 x 67 0.69x a thread per butterfly. Over 400
+    /// butterflies, 3275 = 25 x 131 (655 threads) ran 0.42x, 3635 = 5 x 727 0.52x; in the A/B
+    /// that fitted it, the 42 sampled rows over it 0.92x, the 164 under it 1.118x. With these
+    /// limits, and ping-pong kept, a same-run A/B over 177 fresh C2C lengths ran 1.102x
+    /// (thirty-seventh session, docs/BENCHMARKS.md).
+    const F32: RaderOneButterflyLimits = RaderOneButterflyLimits { min_dfts: 5, max_outer_radix: 32, max_threads: 400 };
+    /// f64 C2C. Of 136 f64 rows of 5 DFTs or more sampled up to 2048 (thirty-seventh session,
+    /// `threads x2`, two rounds, H200), the 94 of 6 DFTs or more and up to 240 butterflies ran
+    /// 1.112x (679 = 7 x 97 0.80x, 1264 1.52x), the 42 outside 0.94x (1975 = 25 x 79 with 396
+    /// threads 0.51x; rows of 5 DFTs such as 485 and 505 0.82x). In the A/B of those two limits
+    /// over every f64 C2C length they changed (thirty-eighth session, H200, two rounds), the 12
+    /// rows of a radix-29 or 31 pass after the DFTs ran 0.63x (2059 = 29 x 71 0.37x), the 213
+    /// others 1.074x: hence no codelet over 23.
+    const F64_C2C: RaderOneButterflyLimits = RaderOneButterflyLimits { min_dfts: 6, max_outer_radix: 23, max_threads: 240 };
+
     /// The limits for `problem`, or None where no row takes one butterfly a thread.
     fn of(problem: &FftProblem) -> Option<RaderOneButterflyLimits> {
         match (problem.precision, problem.kind) {
-            (Precision::F32, _) => Some(RaderOneButterflyLimits {
-                min_dfts: RADER_ONE_BUTTERFLY_MIN_DFTS,
-                max_outer_radix: RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX,
-                max_threads: RADER_ONE_BUTTERFLY_MAX_THREADS,
-            }),
-            (Precision::F64, FftKind::C2C) => Some(RaderOneButterflyLimits {
-                min_dfts: RADER_F64_ONE_BUTTERFLY_MIN_DFTS,
-                max_outer_radix: RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX,
-                max_threads: RADER_F64_ONE_BUTTERFLY_MAX_THREADS,
-            }),
+            (Precision::F32, _) => Some(Self::F32),
+            (Precision::F64, FftKind::C2C) => Some(Self::F64_C2C),
             // f64 R2C / C2R rows were not timed a thread per butterfly (`bench fft --suite
             // real-f64` can): they keep two a thread.
             (Precision::F64, _) => None,
@@ -583,32 +594,6 @@ impl RaderOneButterflyLimits {
     }
 }
 
-/// f32 Rader rows of at least this many DFTs of their prime take one thread per butterfly of
-/// the pass of their largest radix, where rows of fewer take two a thread: of 119 sampled Rader
-/// lengths (thirty-sixth session's variants, two rounds, H200), `threads x2` ran the 71 rows of
-/// 5 DFTs or more 1.088x (1349 = 19 x 71 1.38x, 3616 = 32 x 113 1.44x), the 17 of 2 to 4 DFTs
-/// 0.81x (2306 = 2 x 1153 0.60x). With the two limits below, and ping-pong kept, a same-run A/B
-/// over 177 fresh C2C lengths ran 1.102x (thirty-seventh session, docs/BENCHMARKS.md).
-const RADER_ONE_BUTTERFLY_MIN_DFTS: usize = 5;
-/// ... unless a pass after the DFTs has a codelet longer than this: 4033 = 37 x 109 ran 0.45x,
-/// 3869 = 53 x 73 0.62x, 3149 = 47 x 67 0.69x with one butterfly a thread (their long codelets
-/// want registers more than threads).
-const RADER_ONE_BUTTERFLY_MAX_OUTER_RADIX: usize = 32;
-/// ... or that pass has more butterflies than this (3275 = 25 x 131 with 655 threads ran 0.42x,
-/// 3635 = 5 x 727 0.52x; in the A/B that fitted it, the 42 sampled rows over it 0.92x, the 164
-/// under it 1.118x).
-const RADER_ONE_BUTTERFLY_MAX_THREADS: u32 = 400;
-/// f64 Rader rows take one thread per butterfly from 6 DFTs of their prime and up to 240
-/// butterflies in that pass: of 136 f64 rows of 5 DFTs or more sampled up to 2048 (thirty-seventh
-/// session, `threads x2`, two rounds, H200), the 94 inside both limits ran 1.112x (679 = 7 x 97
-/// 0.80x, 1264 1.52x), the 42 outside 0.94x (1975 = 25 x 79 with 396 threads 0.51x; rows of 5
-/// DFTs such as 485 and 505 0.82x). C2C only: f64 R2C and C2R rows were not timed.
-const RADER_F64_ONE_BUTTERFLY_MIN_DFTS: usize = 6;
-const RADER_F64_ONE_BUTTERFLY_MAX_THREADS: u32 = 240;
-/// ... and no pass after the DFTs of a codelet over 23 points: in the A/B of the two limits
-/// above over every f64 C2C length they changed (thirty-eighth session, H200, two rounds), the
-/// 12 rows of a radix-29 or 31 pass ran 0.63x (2059 = 29 x 71 0.37x), the 213 others 1.074x.
-const RADER_F64_ONE_BUTTERFLY_MAX_OUTER_RADIX: usize = 23;
 /// 32-bit registers of a multiprocessor (every NVIDIA GPU since Kepler): what a launch bound
 /// of `min_blocks_per_sm` blocks shares among their threads.
 const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
@@ -852,7 +837,7 @@ impl FftRecipe {
             // Several DFTs of length p per row: two butterflies per thread in the widest pass
             // ran 1.1x to 1.4x faster (N = 134, 201, 1072, 2042, 3027 on an H200). Since then
             // (lanes across DFTs, no launch bounds), rows of many short DFTs run one
-            // butterfly per thread (see RADER_ONE_BUTTERFLY_MIN_DFTS and its f64 twin).
+            // butterfly per thread (see RaderOneButterflyLimits).
             let dfts = len / prime;
             let largest_outer = outer.iter().copied().max().unwrap_or(1);
             let thread_per_butterfly =

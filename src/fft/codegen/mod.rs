@@ -593,7 +593,7 @@ mod tests {
         let body = fft_source(&recipe).body;
         // Three passes of 10 x 10 and its reverse (the fused one opens its butterflies once),
         // each in one round of 160 threads over 160 butterflies (sixteen DFTs: a thread per
-        // butterfly, RADER_ONE_BUTTERFLY_MIN_DFTS).
+        // butterfly, RaderOneButterflyLimits).
         assert_eq!(recipe.tuning.threads_per_transform, 160);
         assert_eq!(body.matches("const u32 j = b / 16u;").count(), 3);
         assert_eq!(body.matches("const u32 u = b - j * 16u;").count(), 3);
