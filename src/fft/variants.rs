@@ -186,13 +186,37 @@ impl FftRecipe {
             offer(what.into(), &|| Some(with(&|r| r.tuning.lanes_across_dfts = !t.lanes_across_dfts)));
         }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
-        for blocks in [1, 2, 3] {
+        // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
+        // and tighter ones up to MAX_BOUND_VARIANT where that many blocks fit the
+        // multiprocessor's threads and shared memory. Most kernels are limited by registers:
+        // under a tighter bound ptxas holds them down so that one more block is resident
+        // (C2C 3380: 96 -> 80 registers, 4 -> 5 blocks, no spill, 1.05x on an H200).
+        // `scripts/bound_candidates.py` finds such bounds without a GPU; those that timed
+        // faster are wisdom entries (fortieth session, docs/BENCHMARKS.md).
+        for blocks in (1..=MAX_BOUND_VARIANT).filter(|&b| b <= 3 || self.could_reside(b)) {
             offer(format!("min {blocks} blocks/SM"), &|| Some(with(&|r| r.tuning.min_blocks_per_sm = blocks)));
         }
         offer("rows /4".into(), &|| Some(with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4)));
         out
     }
+
+    /// Whether `blocks` blocks of this kernel fit one multiprocessor's threads and shared
+    /// memory (an H100's or H200's: 2048 threads, 228 KiB with 1 KiB reserved a block), so
+    /// that only registers could keep them from being resident together.
+    fn could_reside(&self, blocks: u32) -> bool {
+        blocks * self.threads_per_block() <= MULTIPROCESSOR_THREADS
+            && u64::from(blocks) * (self.shared_bytes() + SHARED_RESERVED_PER_BLOCK) <= MULTIPROCESSOR_SHARED_BYTES
+    }
 }
+
+/// Tightest launch bound the variants offer (blocks a multiprocessor).
+const MAX_BOUND_VARIANT: u32 = 8;
+
+/// Resident threads, shared memory and the shared memory the driver reserves for each block,
+/// per multiprocessor of an H100 or H200.
+const MULTIPROCESSOR_THREADS: u32 = 2048;
+const MULTIPROCESSOR_SHARED_BYTES: u64 = 233_472;
+const SHARED_RESERVED_PER_BLOCK: u64 = 1024;
 
 /// Rotations of `radices` and of their reverse, each once, `radices` itself left out.
 fn other_radix_orders(radices: &[usize]) -> Vec<Vec<usize>> {
@@ -248,6 +272,29 @@ mod tests {
         let order = pick.variant_named(H200, "order 5x26x26").unwrap();
         assert_eq!(order.core.stages()[0].radices, [5, 26, 26]);
         assert_eq!(order.tuning, pick.tuning);
+    }
+
+    /// Bounds past 3 blocks a multiprocessor only where that many blocks fit its threads and
+    /// shared memory: 3380's 130 threads and 27,040 bytes fit 8 blocks (8 x 28,064 bytes),
+    /// 4096's 256 threads and 33,784 bytes only 6.
+    #[test]
+    fn tighter_launch_bounds_only_where_the_blocks_could_reside() {
+        let bounds = |p: FftProblem| -> Vec<u32> {
+            let pick = FftRecipe::design_by_heuristic(p, H200).unwrap();
+            let mut b: Vec<u32> = pick.variants(H200).iter().filter(|(w, _)| w.ends_with("blocks/SM")).map(|(_, r)| r.tuning.min_blocks_per_sm).collect();
+            b.sort();
+            b
+        };
+        // (The pick's own bound, 1 here, is no variant.)
+        assert_eq!(bounds(FftProblem::c2c(3380, 100)), [2, 3, 4, 5, 6, 7, 8]);
+        let wide = FftRecipe::design_by_heuristic(FftProblem::c2c(4096, 100), H200).unwrap();
+        let fits = |b: u32| b * wide.threads_per_block() <= 2048 && u64::from(b) * (wide.shared_bytes() + 1024) <= 233_472;
+        let expected: Vec<u32> = (1..=8).filter(|&b| b != wide.tuning.min_blocks_per_sm && (b <= 3 || fits(b))).collect();
+        assert_eq!(bounds(FftProblem::c2c(4096, 100)), expected);
+        assert!(!fits(8), "4096's blocks should not fit 8 to a multiprocessor: the test checks nothing");
+        // The named variant is what the wisdom's entries name (C2C 3380 runs it).
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(3380, 100), H200).unwrap();
+        assert!(pick.variant_named(H200, "min 4 blocks/SM").unwrap().kernel_name().contains("_m4_"));
     }
 
     /// The wisdom's lookup designs one variant by name: the same recipe as in the whole list.
