@@ -53,7 +53,7 @@ const RESIDENT_THREADS: usize = 1024;
 
 /// Shared memory the driver keeps per block (1 KiB on compute capability 9.0), beside the
 /// kernel's; a multiprocessor has the most a block may take plus one such reserve.
-const BLOCK_RESERVED_BYTES: u64 = 1024;
+pub(crate) const BLOCK_RESERVED_BYTES: u64 = 1024;
 
 /// Whether and how the device runs clusters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

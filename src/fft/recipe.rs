@@ -597,6 +597,9 @@ impl RaderOneButterflyLimits {
 /// 32-bit registers of a multiprocessor (every NVIDIA GPU since Kepler): what a launch bound
 /// of `min_blocks_per_sm` blocks shares among their threads.
 const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
+
+/// Threads resident at once on a multiprocessor of compute capability 9.0 (H100, H200).
+pub(crate) const THREADS_PER_MULTIPROCESSOR: u32 = 2048;
 /// Threads per row for power-of-two Bluestein convolutions at most (see `design_around`).
 const BLUESTEIN_MAX_THREADS: u32 = 256;
 /// Threads per row from which the passes read and write global memory themselves: below, rows

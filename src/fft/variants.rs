@@ -4,7 +4,8 @@
 
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
-use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource};
+use super::cluster::BLOCK_RESERVED_BYTES;
+use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource, THREADS_PER_MULTIPROCESSOR};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";
@@ -193,7 +194,7 @@ impl FftRecipe {
         // (C2C 3380: 96 -> 80 registers, 4 -> 5 blocks, no spill, 1.05x on an H200).
         // `scripts/bound_candidates.py` finds such bounds without a GPU; those that timed
         // faster are wisdom entries (fortieth session, docs/BENCHMARKS.md).
-        for blocks in (1..=MAX_BOUND_VARIANT).filter(|&b| b <= 3 || self.could_reside(b)) {
+        for blocks in (1..=MAX_BOUND_VARIANT).filter(|&b| b <= 3 || self.could_reside(b, limits)) {
             offer(format!("min {blocks} blocks/SM"), &|| Some(with(&|r| r.tuning.min_blocks_per_sm = blocks)));
         }
         offer("rows /4".into(), &|| Some(with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4)));
@@ -201,22 +202,17 @@ impl FftRecipe {
     }
 
     /// Whether `blocks` blocks of this kernel fit one multiprocessor's threads and shared
-    /// memory (an H100's or H200's: 2048 threads, 228 KiB with 1 KiB reserved a block), so
-    /// that only registers could keep them from being resident together.
-    fn could_reside(&self, blocks: u32) -> bool {
-        blocks * self.threads_per_block() <= MULTIPROCESSOR_THREADS
-            && u64::from(blocks) * (self.shared_bytes() + SHARED_RESERVED_PER_BLOCK) <= MULTIPROCESSOR_SHARED_BYTES
+    /// memory (the most a block may take plus one driver reserve, as the cluster planner counts
+    /// it: 228 KiB on an H100 or H200), so that only registers could keep them from being
+    /// resident together.
+    fn could_reside(&self, blocks: u32, limits: DeviceLimits) -> bool {
+        blocks * self.threads_per_block() <= THREADS_PER_MULTIPROCESSOR
+            && u64::from(blocks) * (self.shared_bytes() + BLOCK_RESERVED_BYTES) <= limits.shared_bytes + BLOCK_RESERVED_BYTES
     }
 }
 
 /// Tightest launch bound the variants offer (blocks a multiprocessor).
 const MAX_BOUND_VARIANT: u32 = 8;
-
-/// Resident threads, shared memory and the shared memory the driver reserves for each block,
-/// per multiprocessor of an H100 or H200.
-const MULTIPROCESSOR_THREADS: u32 = 2048;
-const MULTIPROCESSOR_SHARED_BYTES: u64 = 233_472;
-const SHARED_RESERVED_PER_BLOCK: u64 = 1024;
 
 /// Rotations of `radices` and of their reverse, each once, `radices` itself left out.
 fn other_radix_orders(radices: &[usize]) -> Vec<Vec<usize>> {
