@@ -8,6 +8,9 @@
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 //! With `--variants` first, also prints each 1D recipe's variants (one tuning choice away, as
 //! `bench fft --suite variants` times them): name and kernel.
+//! `c2r:3380@mirror pairs / threads /2` prints the recipe a path of variants reaches from the
+//! heuristic's pick (as `bench fft --suite variants --variants` names it), e.g. to compare its
+//! registers with scripts/sass.py before timing it.
 
 use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe, Precision};
 
@@ -76,6 +79,15 @@ fn main() {
                     println!("{arg}: {} passes", r.passes.len());
                     r.passes.iter().for_each(|p| show(&p.recipe));
                 }
+                Err(e) => println!("{arg}: {e}"),
+            }
+            continue;
+        }
+        let (spec, path) = arg.split_once('@').map_or((arg.as_str(), None), |(s, p)| (s, Some(p)));
+        if let (Some(problem), Some(path)) = (problem_of(spec), path) {
+            match FftRecipe::design_by_heuristic(problem, limits).map(|r| r.variant_path(limits, path)) {
+                Ok(Some(r)) => show(&r),
+                Ok(None) => println!("{arg}: no variant path '{path}' from the heuristic's pick"),
                 Err(e) => println!("{arg}: {e}"),
             }
             continue;

@@ -1,15 +1,15 @@
 //! FFT correctness on every device: against rustfft in f64, every kind, both precisions,
 //! in and out of place, with poisoned outputs. CI runs a representative set; the GPU suite
-//! (COALESCE_FULL_TESTS=1) runs every N in 1..=1024 and more.
+//! (COALESCE_FULL_TESTS=1) runs every N in 1..=1024 and more. The kernels of variants and of
+//! the measured wisdom are tested in tests/fft_tuning.rs.
 
 mod common;
 mod fft_support;
 
 use coalesce::fft::factor::{bluestein_len, is_prime, largest_prime_factor};
-use coalesce::fft::wisdom::{parse_wisdom, WisdomEntry, HOPPER_WISDOM};
 use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
-use coalesce::{Backend, Complex, Error};
-use fft_support::{check_all, check_recipes, poisoned};
+use coalesce::{Complex, Error};
+use fft_support::{check_all, check_recipes, fitting, poisoned, small_shared_memory};
 
 /// Every N up to 64 (1024 in the GPU suite).
 fn small_lengths() -> Vec<usize> {
@@ -34,22 +34,6 @@ fn spread() -> Vec<usize> {
         v.retain(|&n| n <= 1024);
     }
     v
-}
-
-/// Whether a device has too little shared memory a block for the longest one-launch rows that
-/// the tests force: NVIDIA's OpenCL device allows 48 KiB (an H200 under CUDA 227 KiB).
-fn small_shared_memory(lim: DeviceLimits) -> bool {
-    lim.shared_bytes < 64 * 1024
-}
-
-/// A designed recipe, or None where a device of small shared memory (`small_shared_memory`)
-/// cannot hold the row (3092 = 4 x 773 on a factor needs 50176 bytes) and the planner says so.
-fn fitting(designed: coalesce::Result<FftRecipe>, lim: DeviceLimits, what: &str) -> Option<FftRecipe> {
-    match designed {
-        Ok(r) => Some(r),
-        Err(Error::Unsupported(m)) if small_shared_memory(lim) && m.contains("bytes of shared memory") => None,
-        Err(e) => panic!("{what}: {e}"),
-    }
 }
 
 /// The f32 C2C problems of `lengths` (9 rows each: blocks of several rows end part full) whose
@@ -398,78 +382,6 @@ fn ping_pong_passes_every_core() {
         recipes.retain(fits);
         check_recipes::<f64>(&device, recipes, "ping-pong f64");
     }
-}
-
-/// The recipes the variants benchmark times (one tuning choice away from the heuristic's) are
-/// correct too: an autotuner may pick any of them.
-#[test]
-fn every_variant_of_a_recipe_is_correct() {
-    for device in common::devices() {
-        let lim = limits(&device);
-        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 156, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
-        problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(264, 2), FftProblem::c2r(264, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2), FftProblem::c2r(576, 2)]);
-        // OpenCL C has no launch bounds: there a variant that only bounds its pick is the pick's
-        // code under another name. Bounds past 3 blocks (offered since the fortieth session)
-        // are left out on OpenCL, where they would only add compile time to the PoCL run.
-        let same_code_here = |pick: &FftRecipe, v: &FftRecipe| {
-            device.backend() == Backend::OpenCl && v.tuning.min_blocks_per_sm > 3 && v.tuning.min_blocks_per_sm != pick.tuning.min_blocks_per_sm
-        };
-        let recipes: Vec<FftRecipe> = problems
-            .iter()
-            .filter_map(|&p| FftRecipe::design(p, lim).ok())
-            .flat_map(|r| {
-                let mut kept: Vec<FftRecipe> = r.variants(lim).into_iter().map(|v| v.1).filter(|v| !same_code_here(&r, v)).collect();
-                kept.push(r);
-                kept
-            })
-            .collect();
-        check_recipes::<f32>(&device, recipes, "variants");
-    }
-}
-
-/// The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
-/// as each device designs them: every entry in the GPU suite, one in eight in CI and under the
-/// sanitizer; batches that leave blocks part full, in place too.
-#[test]
-fn wisdom_kernels_every_entry() {
-    let entries = parse_wisdom(HOPPER_WISDOM).unwrap();
-    for device in common::devices() {
-        let lim = limits(&device);
-        let hopper = lim.shared_bytes == DeviceLimits::H200.shared_bytes && lim.max_threads == DeviceLimits::H200.max_threads;
-        // Where the device's limits are an H100's or H200's, planning runs exactly the kernels timed.
-        if hopper {
-            let planned: Vec<String> = entries.iter().map(|e| FftRecipe::design(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
-            assert_eq!(planned, entries.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
-        }
-        for precision in [Precision::F32, Precision::F64] {
-            let of_precision: Vec<&WisdomEntry> = entries.iter().filter(|e| e.problem(1).unwrap().precision == precision).collect();
-            let recipes = wisdom_recipes(&of_precision, lim, hopper);
-            assert!(!recipes.is_empty() || !hopper, "{precision}: no wisdom kernel to check");
-            match precision {
-                Precision::F32 => check_recipes::<f32>(&device, recipes, "wisdom f32"),
-                Precision::F64 => check_recipes::<f64>(&device, recipes, "wisdom f64"),
-            }
-        }
-    }
-}
-
-/// The faster kernels of `entries` (every eighth entry outside the GPU suite), out of place
-/// and in place, as a device with `lim` designs them.
-fn wisdom_recipes(entries: &[&WisdomEntry], lim: DeviceLimits, hopper: bool) -> Vec<FftRecipe> {
-    let full = common::full() && !common::under_sanitizer();
-    let mut recipes = Vec::new();
-    for (i, e) in entries.iter().enumerate().filter(|(i, _)| full || i % 8 == 0) {
-        for (problem, timed) in [(e.problem(9).unwrap(), true), (e.problem(3).unwrap().in_place(), false)] {
-            let Some(pick) = fitting(FftRecipe::design_by_heuristic(problem, lim), lim, "wisdom") else { continue };
-            // (A device of other limits, or in place, may design another pick, whose
-            // variants differ.)
-            match pick.variant_path(lim, &e.variant) {
-                Some(faster) => recipes.push(faster),
-                None => assert!(!(hopper && timed), "entry {i}: {} has no variant '{}'", e.pick, e.variant),
-            }
-        }
-    }
-    recipes
 }
 
 #[test]

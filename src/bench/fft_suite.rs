@@ -38,6 +38,10 @@ pub enum FftSuite {
     VariantsR2c,
     /// The same for f32 C2R of the even lengths.
     VariantsC2r,
+    /// The same for f64 R2C.
+    VariantsR2cF64,
+    /// The same for f64 C2R.
+    VariantsC2rF64,
     /// Long 1D C2C (2^12..2^24 and lengths with large prime factors), in passes.
     Large1d,
     /// 2D C2C n x n, 64^2..16384^2.
@@ -51,7 +55,7 @@ pub enum FftSuite {
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 15] = [
+    pub const ALL: [FftSuite; 17] = [
         FftSuite::Sweep,
         FftSuite::F64,
         FftSuite::Real,
@@ -62,6 +66,8 @@ impl FftSuite {
         FftSuite::VariantsF64,
         FftSuite::VariantsR2c,
         FftSuite::VariantsC2r,
+        FftSuite::VariantsR2cF64,
+        FftSuite::VariantsC2rF64,
         FftSuite::Large1d,
         FftSuite::TwoD,
         FftSuite::ThreeD,
@@ -83,6 +89,8 @@ impl FftSuite {
             FftSuite::VariantsF64 => "variants-f64",
             FftSuite::VariantsR2c => "variants-r2c",
             FftSuite::VariantsC2r => "variants-c2r",
+            FftSuite::VariantsR2cF64 => "variants-r2c-f64",
+            FftSuite::VariantsC2rF64 => "variants-c2r-f64",
             FftSuite::Large1d => "large-1d",
             FftSuite::TwoD => "2d",
             FftSuite::ThreeD => "3d",
@@ -98,6 +106,8 @@ impl FftSuite {
             FftSuite::VariantsF64 => Some((FftKind::C2C, Precision::F64)),
             FftSuite::VariantsR2c => Some((FftKind::R2C, Precision::F32)),
             FftSuite::VariantsC2r => Some((FftKind::C2R, Precision::F32)),
+            FftSuite::VariantsR2cF64 => Some((FftKind::R2C, Precision::F64)),
+            FftSuite::VariantsC2rF64 => Some((FftKind::C2R, Precision::F64)),
             _ => None,
         }
     }
@@ -165,7 +175,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 }
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
-            FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r => {
+            FftSuite::Variants | FftSuite::VariantsF64 | FftSuite::VariantsR2c | FftSuite::VariantsC2r | FftSuite::VariantsR2cF64 | FftSuite::VariantsC2rF64 => {
                 let (kind, precision) = suite.variants_of().expect("a variants suite");
                 // Named sizes up to the longest rows multi-pass plans run in one launch.
                 let sizes = if opts.sizes.is_empty() { super::fft_variants::default_sizes(kind) } else { (1..=MAX_REAL_ROW_LEN).filter(keep).collect() };

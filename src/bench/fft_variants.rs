@@ -1,9 +1,10 @@
-//! `coalesce bench fft --suite variants` (`variants-f64`, `variants-r2c`, `variants-c2r`): for
-//! each size, the heuristic's recipe beside its variants (each one tuning choice away,
-//! [`FftRecipe::variants`]; where the measured wisdom names a faster kernel for the pick,
-//! that kernel's own variants too) and cuFFT, C2C f32 (f64; f32 R2C forward, C2R inverse) batched to the
-//! run's budget. Kernel development: it shows which rule of the heuristic to
-//! change, and how much a measuring autotuner would gain over it.
+//! `coalesce bench fft --suite variants` (`variants-f64`, `variants-r2c`, `variants-c2r`,
+//! `variants-r2c-f64`, `variants-c2r-f64`): for each size, the heuristic's recipe beside its
+//! variants (each one tuning choice away, [`FftRecipe::variants`]; where the measured wisdom
+//! names a faster kernel for the pick, that kernel's own variants too) and cuFFT, C2C (R2C
+//! forward, C2R inverse) in f32 or f64, batched to the run's budget. Kernel development: it
+//! shows which rule of the heuristic to change, and how much a measuring autotuner would gain
+//! over it.
 
 use std::collections::BTreeMap;
 
@@ -43,7 +44,9 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 /// trailing `*` takes every name it begins: `convolution*` for every convolution length; a
 /// leading `!` leaves out what it names: `!convolution*` times every variant but those). The
 /// variants of the wisdom's kernel are named `then` and their own name here (`then*`: all
-/// of them, and no variant of the pick).
+/// of them, and no variant of the pick). A name with `VARIANT_PATH_SEPARATOR` in it is a path
+/// of steps from the pick (`mirror of r2c / min 2 blocks/SM`). Where any filter is given,
+/// the wisdom's kernel (the one planning runs) is timed too, under its path.
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], kind: FftKind, precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
@@ -57,26 +60,41 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     };
     let (left_out, only): (Vec<&String>, Vec<&String>) = only.iter().partition(|o| o.starts_with('!'));
     let left_out: Vec<&str> = left_out.iter().map(|o| &o[1..]).collect();
+    // Paths named in full (`mirror pairs / threads /2`): the recipe each reaches from the pick.
+    let (paths, only): (Vec<&String>, Vec<&String>) = only.into_iter().partition(|o| o.contains(VARIANT_PATH_SEPARATOR));
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let batch = batch_to_fill(kind, precision, n, budget);
         // Rows longer than one launch's 1D plans are those of multi-pass plans' contiguous passes.
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
         let pick = if n > MAX_SINGLE_LAUNCH_LEN { FftRecipe::design_row(problem, lim)? } else { FftRecipe::design_by_heuristic(problem, lim)? };
-        let wanted = |what: &str| (only.is_empty() || only.iter().any(|o| matches(o, what))) && !left_out.iter().any(|o| matches(o, what));
+        let wanted = |what: &str| (if only.is_empty() { paths.is_empty() } else { only.iter().any(|o| matches(o, what)) }) && !left_out.iter().any(|o| matches(o, what));
         let first_step = pick.variants(lim);
         // Where the wisdom names a faster kernel for the pick (1D plans only), that kernel's
         // own variants too, named by their path from the pick and filtered as "then" and
         // their last step (`then*` times these alone): the search's next step. Kernels the
         // first step times already are left out.
         let wisdom = if n > MAX_SINGLE_LAUNCH_LEN { None } else { pick.wisdom_variant(lim) };
-        let next_step = wisdom.map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (path, what, r)).collect());
+        let next_step = wisdom.clone().map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (path, what, r)).collect());
         let mut timed: std::collections::HashSet<String> = first_step.iter().map(|(_, r)| r.kernel_name()).collect();
         timed.insert(pick.kernel_name());
         for (what, r) in first_step {
             offered.insert(what.clone());
             if wanted(&what) {
                 recipes.push((n, what, r));
+            }
+        }
+        // Where a filter picks what is timed, the kernel the planner runs is timed too: the
+        // wisdom's where it names one (under its own path), or the pick. Paths named in full
+        // reach their recipe from the pick.
+        let filtered = !only.is_empty() || !paths.is_empty();
+        let planned = wisdom.as_ref().filter(|_| filtered).map(|(path, r)| (path.to_string(), r.clone()));
+        for (path, r) in planned.into_iter().chain(paths.iter().filter_map(|path| Some((path.to_string(), pick.variant_path(lim, path)?)))) {
+            offered.insert(path.clone());
+            let name = r.kernel_name();
+            if name != pick.kernel_name() && !recipes.iter().any(|(m, _, q)| *m == n && q.kernel_name() == name) {
+                timed.insert(name);
+                recipes.push((n, path, r));
             }
         }
         for (path, what, r) in next_step {
@@ -89,7 +107,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         recipes.push((n, "heuristic".into(), pick));
     }
     // (What '!' leaves out may be absent: a shard of the sizes may have no Bluestein row.)
-    if let Some(unknown) = only.iter().find(|o| !offered.iter().any(|w| matches(o, w))) {
+    if let Some(unknown) = only.iter().chain(&paths).find(|o| !offered.iter().any(|w| matches(o, w))) {
         let known: Vec<&str> = offered.iter().map(String::as_str).collect();
         return Err(crate::error::Error::invalid(format!("--variants: no variant named '{unknown}' for these sizes; they have: {}", known.join(", "))));
     }

@@ -56,7 +56,8 @@ enum Command {
         /// real-f64 (the same in f64), plan (creation time), accuracy, variants (the
         /// heuristic's kernel beside recipes one tuning choice away; --sizes picks the
         /// lengths), variants-f64 (the same in f64),
-        /// variants-r2c and variants-c2r (f32 real transforms of even length); in
+        /// variants-r2c and variants-c2r (f32 real transforms of even length),
+        /// variants-r2c-f64 and variants-c2r-f64 (the same in f64); in
         /// passes: large-1d, 2d, 3d, layouts (axis subsets and strides), strided (rows per
         /// block). Default: sweep, f64, real, plan.
         #[arg(long = "suite", value_name = "NAME")]
@@ -75,7 +76,8 @@ enum Command {
         /// for every name it begins (e.g. ping-pong,threadsx2,convolution*); a leading '!'
         /// leaves out what it names (!convolution* times every variant but those). Where the
         /// wisdom names a faster kernel than the pick, its variants are timed too, as
-        /// 'then NAME' (then* times those alone).
+        /// 'then NAME' (then* times those alone). A path of names separated by ' / '
+        /// ("mirror pairs / threads /2") times the recipe those steps reach from the pick.
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,
@@ -172,7 +174,7 @@ pub fn run() -> Result<()> {
             let fft_suites: Vec<FftSuite> = fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?;
             let variants = variants.map_or(Vec::new(), |v| v.split(',').map(|name| name.trim().to_string()).collect());
             if !variants.is_empty() && !fft_suites.iter().any(|s| s.variants_of().is_some()) {
-                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64, variants-r2c, variants-c2r)".into()));
+                return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64, variants-r2c, variants-c2r, variants-r2c-f64, variants-c2r-f64)".into()));
             }
             let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants };
             if accuracy {

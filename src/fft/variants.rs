@@ -5,6 +5,7 @@
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
+use super::problem::{FftKind, FftProblem};
 use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource, THREADS_PER_MULTIPROCESSOR};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
@@ -181,6 +182,23 @@ impl FftRecipe {
                 })));
             }
         }
+        // C2R of even length: the R2C pick's kernel run backwards (its radices in reverse
+        // order, its threads, rows and padding), reading the half spectrum in mirror pairs in
+        // its first pass where R2C writes them (or could write them) in its last: no staged
+        // pair load, and the pair work on as many threads as R2C gives it.
+        if self.problem.kind == FftKind::C2R && self.can_mirror_pairs() {
+            offer("mirror of r2c".into(), &|| {
+                let r2c = FftRecipe::design_by_heuristic(FftProblem { kind: FftKind::R2C, ..self.problem }, limits).ok()?;
+                let Core::Stockham { len, radices } = &r2c.core else { return None };
+                if !r2c.can_mirror_pairs() {
+                    return None;
+                }
+                let core = Core::Stockham { len: *len, radices: radices.iter().rev().copied().collect() };
+                let mut c2r = FftRecipe { problem: self.problem, core, ..r2c };
+                (c2r.tuning.half_spectrum_pairs, c2r.tuning.mirror_pairs) = (true, true);
+                Some(c2r)
+            });
+        }
         // Rader's several DFTs a row: the other lane order (the model picked this one).
         if self.has_dfts_across() {
             let what = if t.lanes_across_dfts { "lanes along dfts" } else { "lanes across dfts" };
@@ -291,6 +309,27 @@ mod tests {
         // The named variant is what the wisdom's entries name (C2C 3380 runs it).
         let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(3380, 100), H200).unwrap();
         assert!(pick.variant_named(H200, "min 4 blocks/SM").unwrap().kernel_name().contains("_m4_"));
+    }
+
+    /// C2R's "mirror of r2c": the R2C pick of the same length with its radices reversed and
+    /// its threads, rows and padding, reading the half spectrum in mirror pairs; not offered
+    /// where C2R's rows cannot take mirror pairs (odd N: a widened core).
+    #[test]
+    fn mirror_of_r2c_runs_the_r2c_pick_backwards() {
+        let c2r = FftRecipe::design_by_heuristic(FftProblem::c2r(4096, 100), H200).unwrap();
+        let r2c = FftRecipe::design_by_heuristic(FftProblem::r2c(4096, 100), H200).unwrap();
+        let mirrored = c2r.variant_named(H200, "mirror of r2c").unwrap();
+        let mut reversed = r2c.core.stages()[0].radices.clone();
+        reversed.reverse();
+        assert_eq!(mirrored.core.stages()[0].radices, reversed);
+        assert_ne!(reversed, r2c.core.stages()[0].radices, "4096's R2C radices read the same both ways: the test checks less");
+        assert_eq!(mirrored.tuning, r2c.tuning);
+        assert!(mirrored.pairs_in_core_pass() && mirrored.problem == c2r.problem && mirrored.check(H200).is_ok());
+        // Where R2C writes its pairs staged (2700: mirror pairs would grow its last pass), the
+        // C2R variant still reads mirror pairs.
+        let staged = FftRecipe::design_by_heuristic(FftProblem::c2r(2700, 100), H200).unwrap().variant_named(H200, "mirror of r2c").unwrap();
+        assert!(staged.pairs_in_core_pass());
+        assert_eq!(FftRecipe::design_by_heuristic(FftProblem::c2r(2701, 100), H200).unwrap().variant_named(H200, "mirror of r2c"), None);
     }
 
     /// The wisdom's lookup designs one variant by name: the same recipe as in the whole list.

@@ -60,6 +60,31 @@ impl WisdomEntry {
     }
 }
 
+/// (round, gain over the pick) for each round that timed a variant, by the round's place
+/// among the CSVs.
+type RoundGains = Vec<(usize, f64)>;
+
+/// A variant that beat its pick in every round that timed it, with those rounds' gains.
+struct Candidate {
+    entry: WisdomEntry,
+    rounds: RoundGains,
+}
+
+impl Candidate {
+    /// How much faster this candidate ran than `other`: within the rounds that timed both
+    /// where there are any (one run on one machine: between runs and machines a kernel's
+    /// gain moves by several percent, and C2R's by more), the geometric mean of the ratios
+    /// of their gains; else the ratio of their least gains.
+    fn speed_over(&self, other: &Candidate) -> f64 {
+        let shared: Vec<f64> = self.rounds.iter().filter_map(|(r, g)| other.rounds.iter().find(|o| o.0 == *r).map(|o| g / o.1)).collect();
+        if shared.is_empty() {
+            self.entry.gain / other.entry.gain
+        } else {
+            (shared.iter().map(|x| x.ln()).sum::<f64>() / shared.len() as f64).exp()
+        }
+    }
+}
+
 /// The entries of a table in the format `wisdom_from_variant_tables` writes.
 pub fn parse_wisdom(table: &str) -> Result<Vec<WisdomEntry>> {
     let bad = |line: &str| Error::invalid(format!("wisdom: '{line}' is not 'pick<TAB>faster<TAB>variant<TAB>gain'"));
@@ -155,41 +180,42 @@ fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
 /// The wisdom table of variants CSVs (name, text), each one round over some lengths and
 /// variants of one kind and precision: for each pick the heuristic still designs on a device
 /// with `limits`, the variant that beat it by at least [`MIN_GAIN`] in every round that timed
-/// it, two rounds or more (the largest least gain), where it is still one of the pick's
-/// variants. The header names the CSVs, for the test that regenerates it.
+/// it, two rounds or more, where it is still one of the pick's variants. Of several such
+/// variants the fastest, compared in the rounds that timed both where any did (else by their
+/// least gains), or one of fewer steps within MIN_GAIN of it. The header names the CSVs, for
+/// the test that regenerates it.
 pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<String> {
     if rounds.len() < 2 {
         return Err(Error::invalid("wisdom: give two or more rounds of variants CSVs, so that a gain must repeat to count"));
     }
-    // (pick, variant) -> (its kernel, gain in each round that timed it).
-    let mut gains: BTreeMap<(String, String), (String, Vec<f64>)> = BTreeMap::new();
-    for (name, csv) in rounds {
+    // (pick, variant) -> (its kernel, (round, gain) in each round that timed it).
+    let mut gains: BTreeMap<(String, String), (String, RoundGains)> = BTreeMap::new();
+    for (round, (name, csv)) in rounds.iter().enumerate() {
         for (pick, variant, kernel, gain) in variant_rows(csv, name)? {
-            gains.entry((pick, variant)).or_insert((kernel, Vec::new())).1.push(gain);
+            gains.entry((pick, variant)).or_insert((kernel, Vec::new())).1.push((round, gain));
         }
     }
     // Every winner of each pick: timed in two rounds or more (each beside the pick in the
     // same run), faster in each.
-    let mut winners: BTreeMap<String, Vec<WisdomEntry>> = BTreeMap::new();
+    let mut winners: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
     for ((pick, variant), (faster, round_gains)) in gains {
-        let least = round_gains.iter().copied().fold(f64::INFINITY, f64::min);
+        let least = round_gains.iter().map(|g| g.1).fold(f64::INFINITY, f64::min);
         if round_gains.len() >= 2 && least >= MIN_GAIN {
-            winners.entry(pick.clone()).or_default().push(WisdomEntry { pick, faster, variant, gain: least });
+            winners.entry(pick.clone()).or_default().push(Candidate { entry: WisdomEntry { pick, faster, variant, gain: least }, rounds: round_gains });
         }
     }
-    // Of a pick's winners, the one of fewest steps whose gain is within MIN_GAIN of the best
-    // (the largest gain among those): a longer path must gain as much again over a shorter
-    // one as a variant must over the pick, since the two were timed in different runs.
-    let steps = |e: &WisdomEntry| e.variant.split(super::VARIANT_PATH_SEPARATOR).count();
+    // Of a pick's winners, the one of fewest steps within MIN_GAIN of the best: a longer
+    // path must gain as much again over a shorter one as a variant must over the pick.
+    let steps = |c: &Candidate| c.entry.variant.split(super::VARIANT_PATH_SEPARATOR).count();
     let mut best: BTreeMap<String, WisdomEntry> = BTreeMap::new();
     for (pick, candidates) in winners {
-        let top = candidates.iter().map(|e| e.gain).fold(0.0, f64::max);
+        let top = candidates.iter().reduce(|top, c| if c.speed_over(top) > 1.0 { c } else { top }).expect("a pick has winners");
         let chosen = candidates
-            .into_iter()
-            .filter(|e| e.gain * MIN_GAIN >= top)
-            .min_by(|a, b| steps(a).cmp(&steps(b)).then(b.gain.total_cmp(&a.gain)))
+            .iter()
+            .filter(|c| c.speed_over(top) * MIN_GAIN >= 1.0)
+            .min_by(|a, b| steps(a).cmp(&steps(b)).then(b.speed_over(a).total_cmp(&1.0)))
             .expect("the best winner is among those within MIN_GAIN of it");
-        best.insert(pick, chosen);
+        best.insert(pick, chosen.entry.clone());
     }
     let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
     for entry in best.into_values() {
@@ -305,5 +331,27 @@ mod tests {
         assert!(parse_wisdom(&once).unwrap().is_empty());
         assert!(wisdom_from_variant_tables(&[("a.csv", &won)], L::H200).is_err());
         assert!(wisdom_from_variant_tables(&[("a.csv", "n,kernel\n"), ("b.csv", &won)], L::H200).unwrap_err().to_string().contains("no column 'variant'"));
+    }
+
+    /// Two winners timed in the same rounds are ranked by those rounds, not by least gains
+    /// that other runs set: B beat A beside it (1.12 against 1.10), and only B was timed again
+    /// in a slower run (1.04).
+    #[test]
+    fn winners_are_compared_in_the_rounds_that_timed_both() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+        let variants = pick.variants(L::H200);
+        let ((a, ra), (b, rb)) = (&variants[0], &variants[1]);
+        let row = |what: &str, r: &FftRecipe, gain: f64| format!("351,{what},{},1,0.9,{gain},1\n", r.kernel_name());
+        let header = "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n";
+        let both = format!("{header}{}{}{}", row(a, ra, 1.10), row(b, rb, 1.12), row("heuristic", &pick, 1.0));
+        let b_again = format!("{header}{}{}", row(b, rb, 1.04), row("heuristic", &pick, 1.0));
+        let table = wisdom_from_variant_tables(&[("1.csv", &both), ("2.csv", &both), ("3.csv", &b_again), ("4.csv", &b_again)], L::H200).unwrap();
+        let entry = parse_wisdom(&table).unwrap().pop().unwrap();
+        assert_eq!((entry.variant.as_str(), entry.gain), (b.as_str(), 1.04));
+        // Never timed together, they are ranked by their least gains: A's 1.10 over B's 1.04.
+        let only = |what: &str, r: &FftRecipe, gain: f64| format!("{header}{}{}", row(what, r, gain), row("heuristic", &pick, 1.0));
+        let (a_alone, b_alone) = (only(a, ra, 1.10), only(b, rb, 1.04));
+        let table = wisdom_from_variant_tables(&[("1.csv", &a_alone), ("2.csv", &a_alone), ("3.csv", &b_alone), ("4.csv", &b_alone)], L::H200).unwrap();
+        assert_eq!(parse_wisdom(&table).unwrap().pop().unwrap().variant, *a);
     }
 }

@@ -604,8 +604,9 @@ mod tests {
     fn blocks_of_one_row_loop_without_division_and_c2r_steps_its_pair_twiddles() {
         // C2R 3380 (H200: 130 threads, one row a block, 846 pairs in 7 trips): no division by
         // the pairs a row, only the last trip checks its bound, one table read for W^tid and
-        // the trip's W^kT as constants; the loads held above LOADS_ISSUED().
-        let recipe = FftRecipe::design(FftProblem::c2r(3380, 1000), H200).unwrap();
+        // the trip's W^kT as constants; the loads held above LOADS_ISSUED(). (The heuristic's
+        // picks: the wisdom runs both lengths' pairs in their first pass, `mirror of r2c`.)
+        let recipe = FftRecipe::design_by_heuristic(FftProblem::c2r(3380, 1000), H200).unwrap();
         assert_eq!((recipe.tuning.threads_per_transform, recipe.tuning.transforms_per_block), (130, 1));
         let body = fft_source(&recipe).body;
         assert!(!body.contains("e / 846u"), "{body}");
@@ -616,7 +617,7 @@ mod tests {
         assert_eq!(body.matches("LOADS_ISSUED();").count(), 1);
         // Blocks of several rows (C2R 1470: 3 rows of 49 threads) keep the division, the
         // bound on `rows` and a table read a pair.
-        let recipe = FftRecipe::design(FftProblem::c2r(1470, 1000), H200).unwrap();
+        let recipe = FftRecipe::design_by_heuristic(FftProblem::c2r(1470, 1000), H200).unwrap();
         assert_eq!(recipe.tuning.transforms_per_block, 3);
         let body = fft_source(&recipe).body;
         assert!(body.contains("if (e < rows * 368u)") && body.contains("const u32 row = e / 368u;"));
