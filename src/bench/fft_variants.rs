@@ -78,9 +78,12 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         let next_step = wisdom.clone().map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (path, what, r)).collect());
         let mut timed: std::collections::HashSet<String> = first_step.iter().map(|(_, r)| r.kernel_name()).collect();
         timed.insert(pick.kernel_name());
+        // The kernels this length times so far (its pick's row comes last).
+        let mut pushed: std::collections::HashSet<String> = [pick.kernel_name()].into();
         for (what, r) in first_step {
             offered.insert(what.clone());
             if wanted(&what) {
+                pushed.insert(r.kernel_name());
                 recipes.push((n, what, r));
             }
         }
@@ -92,7 +95,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         for (path, r) in planned.into_iter().chain(paths.iter().filter_map(|path| Some((path.to_string(), pick.variant_path(lim, path)?)))) {
             offered.insert(path.clone());
             let name = r.kernel_name();
-            if name != pick.kernel_name() && !recipes.iter().any(|(m, _, q)| *m == n && q.kernel_name() == name) {
+            if pushed.insert(name.clone()) {
                 timed.insert(name);
                 recipes.push((n, path, r));
             }
