@@ -13,7 +13,8 @@
 //!
 //! The table is generated, never edited: [`wisdom_from_variant_tables`] reads two or more
 //! rounds of `coalesce bench fft --suite variants` CSVs (docs/fft) and keeps, for each length,
-//! the variant (or path) that beat the pick by at least [`MIN_GAIN`] in every round. Entries are keyed by
+//! the variant (or path) that beat the pick by at least [`MIN_GAIN`] in every round (every round
+//! but one, not slower than the pick, once timed in three or more: `repeated_gain`). Entries are keyed by
 //! kernel name, which spells out every tuning choice, so an entry applies only where the
 //! heuristic still designs exactly the kernel that was timed. A unit test regenerates the table
 //! from the CSVs its header names and fails where it differs: a heuristic change that alters a
@@ -32,7 +33,8 @@ use crate::error::{Error, Result};
 /// The committed table, as `wisdom_from_variant_tables` wrote it.
 pub const HOPPER_WISDOM: &str = include_str!("wisdom/hopper.tsv");
 
-/// A variant joins the table only where it beat the pick by this much in every round: between
+/// A variant joins the table only where it beat the pick by this much in every round (but one
+/// of three or more, see `repeated_gain`): between
 /// two rounds a variant's gain moved by a median of 0.4% (C2C) to 1.7% (R2C), with a 90th
 /// percentile of 1.5% to 6.5% (thirty-second session), and smaller gains would not survive a
 /// change of machine.
@@ -48,7 +50,8 @@ pub struct WisdomEntry {
     /// The variant's name (`FftRecipe::variants`), or the path of names that reaches it
     /// (`FftRecipe::variant_path`).
     pub variant: String,
-    /// The variant's least speed-up over the pick in the rounds timed.
+    /// The variant's least speed-up over the pick in the rounds timed (less a forgiven one:
+    /// `repeated_gain`).
     pub gain: f64,
 }
 
@@ -64,7 +67,7 @@ impl WisdomEntry {
 /// among the CSVs.
 type RoundGains = Vec<(usize, f64)>;
 
-/// A variant that beat its pick in every round that timed it, with those rounds' gains.
+/// A variant whose gain over its pick repeated (`repeated_gain`), with its rounds' gains.
 struct Candidate {
     entry: WisdomEntry,
     rounds: RoundGains,
@@ -177,10 +180,30 @@ fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
         .collect()
 }
 
+/// The least gain of a variant over its pick that repeated: at least [`MIN_GAIN`] in every
+/// round that timed it, two rounds or more; or, once timed in three rounds or more (an entry
+/// timed again beside later candidates), in every round but one, that one not slower than the
+/// pick. None where the gain did not repeat.
+///
+/// One slow round among several is forgiven because the table's entries are re-timed whenever
+/// a later search reaches their length: under a strict rule, one unlucky round dropped an entry
+/// that had won every other, and a rival from that run took its place. C2R 154's `rows /2`
+/// (1.13x in the run that re-timed it, 1.018x in the other round) gave way to a kernel that
+/// ran 0.865x against it in the forty-first session's A/B, and six more lengths the same way.
+/// The forgiven round is one under MIN_GAIN only: a candidate whose rounds all passed keeps its
+/// least gain, by which candidates never timed together are ranked.
+fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
+    let mut gains: Vec<f64> = round_gains.iter().map(|g| g.1).collect();
+    gains.sort_by(f64::total_cmp);
+    let forgiven = usize::from(gains.len() >= 3 && (1.0..MIN_GAIN).contains(&gains[0]));
+    let least = gains[forgiven..].first().copied()?;
+    (gains.len() >= 2 && least >= MIN_GAIN).then_some(least)
+}
+
 /// The wisdom table of variants CSVs (name, text), each one round over some lengths and
 /// variants of one kind and precision: for each pick the heuristic still designs on a device
-/// with `limits`, the variant that beat it by at least [`MIN_GAIN`] in every round that timed
-/// it, two rounds or more, where it is still one of the pick's variants. Of several such
+/// with `limits`, the variant whose gain of at least [`MIN_GAIN`] repeated (`repeated_gain`),
+/// where it is still one of the pick's variants. Of several such
 /// variants the fastest, compared in the rounds that timed both where any did (else by their
 /// least gains), or one of fewer steps within MIN_GAIN of it. The header names the CSVs, for
 /// the test that regenerates it.
@@ -196,11 +219,10 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
         }
     }
     // Every winner of each pick: timed in two rounds or more (each beside the pick in the
-    // same run), faster in each.
+    // same run), its gain repeated in each (but one, `repeated_gain`).
     let mut winners: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
     for ((pick, variant), (faster, round_gains)) in gains {
-        let least = round_gains.iter().map(|g| g.1).fold(f64::INFINITY, f64::min);
-        if round_gains.len() >= 2 && least >= MIN_GAIN {
+        if let Some(least) = repeated_gain(&round_gains) {
             winners.entry(pick.clone()).or_default().push(Candidate { entry: WisdomEntry { pick, faster, variant, gain: least }, rounds: round_gains });
         }
     }
@@ -331,6 +353,21 @@ mod tests {
         assert!(parse_wisdom(&once).unwrap().is_empty());
         assert!(wisdom_from_variant_tables(&[("a.csv", &won)], L::H200).is_err());
         assert!(wisdom_from_variant_tables(&[("a.csv", "n,kernel\n"), ("b.csv", &won)], L::H200).unwrap_err().to_string().contains("no column 'variant'"));
+    }
+
+    /// Timed in three rounds or more (an entry re-timed by a later search), one round under
+    /// MIN_GAIN but not slower than the pick is forgiven; one slower than the pick, or two
+    /// under MIN_GAIN, are not, and two rounds must both gain.
+    #[test]
+    fn one_slow_round_among_three_or_more_is_forgiven() {
+        let gains = |g: &[f64]| g.iter().enumerate().map(|(r, &g)| (r, g)).collect::<Vec<_>>();
+        assert_eq!(repeated_gain(&gains(&[1.10, 1.018, 1.13])), Some(1.10));
+        assert_eq!(repeated_gain(&gains(&[1.05, 1.06, 1.018, 1.13])), Some(1.05));
+        assert_eq!(repeated_gain(&gains(&[1.05, 1.06, 1.04, 1.13])), Some(1.04), "no round under MIN_GAIN: the least gain stands");
+        assert_eq!(repeated_gain(&gains(&[1.10, 0.99, 1.13])), None, "slower than the pick");
+        assert_eq!(repeated_gain(&gains(&[1.10, 1.01, 1.02, 1.13])), None, "two rounds under MIN_GAIN");
+        assert_eq!(repeated_gain(&gains(&[1.10, 1.02])), None, "two rounds must both gain");
+        assert_eq!(repeated_gain(&gains(&[1.10])), None);
     }
 
     /// Two winners timed in the same rounds are ranked by those rounds, not by least gains
