@@ -75,7 +75,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         // their last step (`then*` times these alone): the search's next step. Kernels the
         // first step times already are left out.
         let wisdom = if n > MAX_SINGLE_LAUNCH_LEN { None } else { pick.wisdom_variant(lim) };
-        let next_step = wisdom.clone().map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (path, what, r)).collect());
+        let next_step = wisdom.as_ref().map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (*path, what, r)).collect());
         let mut timed: std::collections::HashSet<String> = first_step.iter().map(|(_, r)| r.kernel_name()).collect();
         timed.insert(pick.kernel_name());
         // The kernels this length times so far (its pick's row comes last).

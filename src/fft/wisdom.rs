@@ -193,11 +193,13 @@ fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
 /// The forgiven round is one under MIN_GAIN only: a candidate whose rounds all passed keeps its
 /// least gain, by which candidates never timed together are ranked.
 fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
+    if round_gains.len() < 2 {
+        return None;
+    }
     let mut gains: Vec<f64> = round_gains.iter().map(|g| g.1).collect();
     gains.sort_by(f64::total_cmp);
     let forgiven = usize::from(gains.len() >= 3 && (1.0..MIN_GAIN).contains(&gains[0]));
-    let least = gains[forgiven..].first().copied()?;
-    (gains.len() >= 2 && least >= MIN_GAIN).then_some(least)
+    Some(gains[forgiven]).filter(|&least| least >= MIN_GAIN)
 }
 
 /// The wisdom table of variants CSVs (name, text), each one round over some lengths and
