@@ -7,7 +7,7 @@ mod common;
 mod fft_support;
 
 use coalesce::fft::factor::{bluestein_len, is_prime, largest_prime_factor};
-use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Normalization, Precision};
+use coalesce::fft::{limits, Core, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Normalization, Precision, MAX_PRIME_RADIX};
 use coalesce::{Complex, Error};
 use fft_support::{check_all, check_recipes, fitting, poisoned, small_shared_memory};
 
@@ -243,7 +243,7 @@ fn half_spectrum_in_mirror_pairs_every_kind() {
 
 /// Rader's algorithm (forced where the planner prefers Bluestein): primes whose p - 1 is
 /// 13-smooth, alone and times small factors (one to 61 DFTs of length p per row), every kind
-/// and both precisions.
+/// and both precisions; and convolutions with prime codelets of 17 to 61.
 #[test]
 fn rader_lengths_every_kind() {
     for device in common::devices() {
@@ -261,6 +261,17 @@ fn rader_lengths_every_kind() {
         // 1349 = 19 x 71, 3686 = 38 x 97 (228 threads, passes of 19 and 2 after the DFTs).
         let problems = [67, 134, 1093, 2 * 1009, 402, 1349, 3686].map(|n| rader(FftProblem::c2c(n, 2).precision(Precision::F64)));
         check_recipes::<f64>(&device, problems.to_vec(), "rader f64");
+        // Convolutions with prime codelets past the rule's limit (the `rader` variant's):
+        // 102 = 17 x 6, 1020 = 17 x 60, 366 = 61 x 6 (734 = 2 x 367), 4092 = 31 x 132.
+        let wide = |p: FftProblem| {
+            let core = Core::rader_up_to(FftRecipe::core_len(&p), None, MAX_PRIME_RADIX).unwrap_or_else(|| panic!("no Rader core for {p:?}"));
+            FftRecipe::design_around(p, core, lim).unwrap()
+        };
+        let mut problems: Vec<FftProblem> = [103, 1021, 734, 4093].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        problems.extend([FftProblem::r2c(206, 2), FftProblem::c2r(206, 2), FftProblem::r2c(1021, 2), FftProblem::c2r(1021, 2)]);
+        check_recipes::<f32>(&device, problems.into_iter().map(wide).collect(), "rader wide f32");
+        let problems = [103, 2 * 1021].map(|n| wide(FftProblem::c2c(n, 2).precision(Precision::F64)));
+        check_recipes::<f64>(&device, problems.to_vec(), "rader wide f64");
     }
 }
 

@@ -156,10 +156,11 @@ mod tests {
         for p in [FftProblem::c2c(3194, 100), FftProblem::c2c(3284, 100), FftProblem::c2c(3974, 100), FftProblem::r2c(3183, 100)] {
             assert_eq!(conv(p), (1, 8192, vec![32, 32, 8]), "{p:?}");
         }
-        // Three lines of 2100 points (3093) and eight of 1024 (3272) stay on their factor, and
-        // so do f64 and rows whose whole-row convolution is shorter (2962 = 2 x 1481: 6174).
+        // Three lines of 2100 points (3093) stay on their factor, and so do f64 and rows whose
+        // whole-row convolution is shorter (2962 = 2 x 1481: 6174). (Eight lines of 1024,
+        // 3272 = 8 x 409, run Rader since the forty-third session: 408 = 8 x 3 x 17.)
         assert_eq!(conv(FftProblem::c2c(3093, 100)).0, 3);
-        assert_eq!(conv(FftProblem::c2c(3272, 100)).0, 8);
+        assert!(FftRecipe::design_by_heuristic(FftProblem::c2c(3272, 100), H200).unwrap().uses_rader());
         assert_eq!(conv(FftProblem::c2c(3194, 100).f64()).0, 2);
         assert_eq!(conv(FftProblem::c2c(2962, 100)).0, 2);
     }
@@ -176,8 +177,8 @@ mod tests {
         let r = design(FftProblem::r2c(3269, 100));
         assert!(!r.tuning.is_padded(), "{}", r.kernel_name());
         // Three lines (2931 = 3 x 977, 2048-point convolutions) and two (3214 = 2 x 1607) stay
-        // padded; so do f64 and R2C's half-length core of 1030 = 2 x 5 x 103.
-        for p in [FftProblem::c2c(2931, 100), FftProblem::c2c(3214, 100), FftProblem::c2c(3269, 100).f64(), FftProblem::r2c(1030, 100)] {
+        // padded; so do f64 and R2C's half-length core of 1070 = 2 x 5 x 107.
+        for p in [FftProblem::c2c(2931, 100), FftProblem::c2c(3214, 100), FftProblem::c2c(3269, 100).f64(), FftProblem::r2c(1070, 100)] {
             let r = design(p);
             assert!(r.uses_bluestein() && r.tuning.pad_shift.is_some(), "{}", r.kernel_name());
         }

@@ -14,11 +14,31 @@ use crate::error::{Error, Result};
 /// use Rader's algorithm, or Bluestein's where Rader's convolution is not smooth enough.
 pub const MAX_PRIME_RADIX: usize = 61;
 
-/// Largest prime factor of p - 1 for which Rader's algorithm is used. Over every N up to 4096
-/// on an H200, Rader ran a median 1.26x to 1.35x faster than Bluestein where p - 1 is 13-smooth,
-/// about as fast with factors 17 to 31, and 0.4x to 0.6x with larger ones (prime codelets of
-/// 37 to 61 in the convolution's passes).
-pub const RADER_MAX_CONVOLUTION_PRIME: usize = 13;
+/// Largest prime factor of p - 1 for which Rader's algorithm is used (in rows of three or more
+/// DFTs of a prime under 500; elsewhere less: [`rader_convolution_prime_limit`]). Over every N
+/// up to 4096 on an H200, Rader first ran a median 1.26x to 1.35x faster than Bluestein where
+/// p - 1 is 13-smooth, about as fast with factors 17 to 31, and 0.4x to 0.6x with larger ones
+/// (prime codelets of 37 to 61 in the convolution's passes). After the thirty-fifth to
+/// thirty-ninth sessions' Rader kernels (lanes across DFTs, ping-pong, rows without launch
+/// bounds), the forty-third session timed Rader beside every Bluestein pick again (C2C f32, two
+/// rounds, docs/BENCHMARKS.md): see the limits below; with factors of 29 and 31 Rader ran 0.51x
+/// to 0.97x everywhere, and slower still with larger ones.
+pub const RADER_MAX_CONVOLUTION_PRIME: usize = 23;
+
+/// Largest prime factor of p - 1 for which Rader's algorithm is used in a row of `dfts` DFTs of
+/// the prime `prime`. Rader's speed-up over the Bluestein picks with factors 17 / 19 / 23
+/// (forty-third session): three or more DFTs of p under 500 1.51x / 1.40x / 1.27x, of p of 500
+/// or more 1.34x / 1.32x / 1.03x (7 of 15 lengths under 0.97x at 23); one DFT of p of 500 or
+/// more 1.20x / 1.19x / 1.09x (4 of 19 under 0.97x at 23); two 1.31x / 1.00x / 0.80x; one or two
+/// DFTs of p under 500 0.77x to 0.97x.
+pub fn rader_convolution_prime_limit(prime: usize, dfts: usize) -> usize {
+    match (dfts, prime) {
+        (3.., ..500) => RADER_MAX_CONVOLUTION_PRIME,
+        (3.., _) | (1, 500..) => 19,
+        (2, 500..) => 17,
+        _ => 13,
+    }
+}
 
 /// The complex transform each thread group runs in shared memory.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -142,27 +162,45 @@ impl Core {
             let p = largest_prime_factor(len);
             (p < len).then(|| Core::bluestein(len, p, bluestein_len(p), cap)).flatten()
         };
-        match stockham {
-            Some(radices) => Core::Stockham { len, radices },
-            // Just below half a power of two, Bluestein's convolution is a power of two with
-            // hardly any padding, and it ran faster than Rader on an H200 (N = 127 1.8x, 4093
-            // 1.2x, 4087 and 2042 too; 4001, at 2.05x padding, ran 1.2x slower).
-            None if conv_len.is_power_of_two() && 100 * conv_len <= BLUESTEIN_SNUG_PERCENT * len => whole(),
-            None => Core::rader(len, radix_cap).or_else(on_factor).unwrap_or_else(whole),
+        if let Some(radices) = stockham {
+            return Core::Stockham { len, radices };
+        }
+        // Just below half a power of two, Bluestein's convolution is a power of two with
+        // hardly any padding, and it ran faster than Rader on an H200 (N = 127 1.8x, 4093
+        // 1.2x, 4087 and 2042 too; 4001, at 2.05x padding, ran 1.2x slower). Since the Rader
+        // kernels' changes of the thirty-fifth to thirty-ninth sessions, that holds for rows of
+        // one or two DFTs of their prime only: with three or more, Rader ran 1.2x to 2.1x
+        // faster at 22 of 23 lengths (forty-third session); not 4087 = 61 x 67 (0.26x), whose
+        // radix-61 pass after the DFTs keeps it Bluestein.
+        let snug = conv_len.is_power_of_two() && 100 * conv_len <= BLUESTEIN_SNUG_PERCENT * len;
+        let dfts = len / largest_prime_factor(len);
+        let rader_beats_snug = dfts >= 3 && largest_prime_factor(dfts) < 61;
+        match Core::rader(len, radix_cap) {
+            Some(rader) if !snug || rader_beats_snug => rader,
+            _ if snug => whole(),
+            _ => on_factor().unwrap_or_else(whole),
         }
     }
 
     /// Rader's algorithm for the largest prime factor p of `len`: None when p - 1 has a prime
-    /// factor above RADER_MAX_CONVOLUTION_PRIME or len / p one above MAX_PRIME_RADIX, or when
-    /// p - 1 fits one pass (p <= 17: a codelet does better). Radices by [`pack_radices`], or
-    /// packed up to `radix_cap` when given.
+    /// factor above [`rader_convolution_prime_limit`] or len / p one above MAX_PRIME_RADIX, or
+    /// when p - 1 fits one pass (p <= 17: a codelet does better). Radices by [`pack_radices`],
+    /// or packed up to `radix_cap` when given.
     pub fn rader(len: usize, radix_cap: Option<usize>) -> Option<Core> {
+        let prime = largest_prime_factor(len);
+        Core::rader_up_to(len, radix_cap, rader_convolution_prime_limit(prime, len / prime))
+    }
+
+    /// [`Core::rader`] with convolution passes of prime codelets up to `max_convolution_prime`
+    /// (the `rader` variant offers MAX_PRIME_RADIX, every codelet there is, to time the rule's
+    /// limit against Bluestein).
+    pub fn rader_up_to(len: usize, radix_cap: Option<usize>, max_convolution_prime: usize) -> Option<Core> {
         let prime = largest_prime_factor(len);
         let radices = |n: usize, max_prime: usize| match radix_cap {
             None => pack_radices(n, max_prime, StockhamModel::STRIDED_GRID_RADER),
             Some(cap) => pack_radices_capped(n, max_prime, cap),
         };
-        let inner = radices(prime - 1, RADER_MAX_CONVOLUTION_PRIME)?;
+        let inner = radices(prime - 1, max_convolution_prime)?;
         let outer = radices(len / prime, MAX_PRIME_RADIX)?;
         (inner.len() >= 2).then_some(Core::Rader { len, prime, inner, outer })
     }
@@ -1536,13 +1574,18 @@ mod tests {
 
     #[test]
     fn large_prime_factors_take_rader_where_its_convolution_is_smooth() {
-        // 4001 - 1 = 32 * 125; 2 * 67 with 66 = 6 * 11; 1021 - 1 = 4 * 3 * 5 * 17: not 13-smooth.
+        // 4001 - 1 = 32 * 125; 2 * 67 with 66 = 6 * 11.
         assert!(matches!(core_of(4001), Core::Rader { len: 4001, prime: 4001, ref outer, .. } if outer.is_empty()));
         assert!(matches!(core_of(134), Core::Rader { prime: 67, ref outer, .. } if outer == &[2]));
         // 2039 - 1 = 2 * 1019 and 509 - 1 = 4 * 127: Bluestein.
         assert!(matches!(core_of(2039), Core::Bluestein { .. }));
-        assert!(matches!(core_of(1021), Core::Bluestein { .. }) && Core::rader(1021, None).is_none());
         assert!(matches!(core_of(509), Core::Bluestein { .. }));
+        // Codelets of 17 to 23 in the convolution, by the number of DFTs of the prime and its
+        // size (rader_convolution_prime_limit): 102 = 6 * 17 not for one DFT of 103, but for
+        // three (309); 1150 = 2 * 25 * 23 not for one DFT of 1151, 276 = 12 * 23 for four of 277.
+        assert!(Core::rader(103, None).is_none() && Core::rader_up_to(103, None, MAX_PRIME_RADIX).is_some());
+        assert!(matches!(core_of(309), Core::Rader { prime: 103, .. }));
+        assert!(matches!(core_of(1151), Core::Bluestein { .. }) && matches!(core_of(1108), Core::Rader { prime: 277, .. }));
         // Just below half a power of two: Bluestein's snug power-of-two convolution.
         assert!(matches!(core_of(4093), Core::Bluestein { conv_len: 8192, .. }));
         assert!(matches!(core_of(127), Core::Bluestein { conv_len: 256, .. }));
@@ -1725,13 +1768,13 @@ mod tests {
         assert_eq!(blocks(FftProblem::c2c(1286, 100)), (162, 1));
         assert_eq!(blocks(FftProblem::r2c(1835, 100)), (245, 1));
         assert_eq!(blocks(FftProblem::c2c(1286, 100).f64()), (162, 2));
-        // 1636 = 4 x 409: four 1024-point convolutions over 256 threads, the bound at the floor.
-        assert_eq!(blocks(FftProblem::c2c(1636, 100)), (256, 2));
+        // 1724 = 4 x 431: four 1024-point convolutions over 256 threads, the bound at the floor.
+        assert_eq!(blocks(FftProblem::c2c(1724, 100)), (256, 2));
         // Whole rows of a power-of-two convolution: 821 (2048 points, 128 threads), 1877 (4096).
         assert_eq!(blocks(FftProblem::c2c(821, 100)), (128, 2));
         assert_eq!(blocks(FftProblem::c2c(1877, 100)), (256, 2));
         // Whole rows of 3072 points over 192 threads.
-        assert_eq!(blocks(FftProblem::c2c(1327, 100)), (192, 1));
+        assert_eq!(blocks(FftProblem::c2c(1381, 100)), (192, 1));
     }
 
     #[test]

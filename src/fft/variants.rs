@@ -6,7 +6,7 @@ use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, wh
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
 use super::problem::{FftKind, FftProblem};
-use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource, THREADS_PER_MULTIPROCESSOR};
+use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";
@@ -81,7 +81,8 @@ impl FftRecipe {
                 Some(if f == len { r.with_long_codelet_convolution(limits) } else { r })
             });
         }
-        // Rader and Bluestein, where both apply.
+        // Rader and Bluestein, where both apply (Rader's convolution with any codelet there is,
+        // not only those up to the rule's RADER_MAX_CONVOLUTION_PRIME).
         let len = self.core.len();
         let other = match self.core {
             Core::Rader { .. } => Some("bluestein"),
@@ -92,7 +93,7 @@ impl FftRecipe {
             offer(what.into(), &|| {
                 let core = match what {
                     "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
-                    _ => Core::rader(len, None),
+                    _ => Core::rader_up_to(len, None, MAX_PRIME_RADIX),
                 }?;
                 FftRecipe::design_around(self.problem, core, limits).ok()
             });
