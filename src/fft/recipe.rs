@@ -152,19 +152,17 @@ impl Core {
             None => pack_radices(len, MAX_PRIME_RADIX, model),
             Some(cap) => pack_radices_capped(len, MAX_PRIME_RADIX, cap),
         };
-        let conv_len = whole_row_bluestein_len(len);
-        let cap = radix_cap.unwrap_or(MAX_COMPOSITE_RADIX);
-        let whole = || Core::bluestein(len, len, conv_len, cap).expect("Bluestein lengths are 7-smooth");
-        // Bluestein on the largest prime factor only: its convolutions are about as long in
-        // all as the whole row's (2 len), but shorter ones take fewer passes and their tables
-        // are shorter.
-        let on_factor = || {
-            let p = largest_prime_factor(len);
-            (p < len).then(|| Core::bluestein(len, p, bluestein_len(p), cap)).flatten()
-        };
         if let Some(radices) = stockham {
             return Core::Stockham { len, radices };
         }
+        let conv_len = whole_row_bluestein_len(len);
+        let cap = radix_cap.unwrap_or(MAX_COMPOSITE_RADIX);
+        let whole = || Core::bluestein(len, len, conv_len, cap).expect("Bluestein lengths are 7-smooth");
+        let prime = largest_prime_factor(len);
+        // Bluestein on the largest prime factor only: its convolutions are about as long in
+        // all as the whole row's (2 len), but shorter ones take fewer passes and their tables
+        // are shorter.
+        let on_factor = || (prime < len).then(|| Core::bluestein(len, prime, bluestein_len(prime), cap)).flatten();
         // Just below half a power of two, Bluestein's convolution is a power of two with
         // hardly any padding, and it ran faster than Rader on an H200 (N = 127 1.8x, 4093
         // 1.2x, 4087 and 2042 too; 4001, at 2.05x padding, ran 1.2x slower). Since the Rader
@@ -173,8 +171,8 @@ impl Core {
         // faster at 22 of 23 lengths (forty-third session); not 4087 = 61 x 67 (0.26x), whose
         // radix-61 pass after the DFTs keeps it Bluestein.
         let snug = conv_len.is_power_of_two() && 100 * conv_len <= BLUESTEIN_SNUG_PERCENT * len;
-        let dfts = len / largest_prime_factor(len);
-        let rader_beats_snug = dfts >= 3 && largest_prime_factor(dfts) < 61;
+        let dfts = len / prime;
+        let rader_beats_snug = dfts >= 3 && largest_prime_factor(dfts) < MAX_PRIME_RADIX;
         match Core::rader(len, radix_cap) {
             Some(rader) if !snug || rader_beats_snug => rader,
             _ if snug => whole(),
