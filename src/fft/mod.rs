@@ -59,6 +59,7 @@ pub mod factor;
 pub(crate) mod fewer_passes;
 mod half_spectrum;
 mod held_values;
+mod lanes_across_rows;
 mod plan;
 mod problem;
 mod recipe;

@@ -497,6 +497,13 @@ pub struct FftTuning {
     /// bank-conflict model ([`FftRecipe::shared_wavefronts`]) counts at least 1.05 times the
     /// wavefronts in the other order (see `with_least_conflicted_layout`). False for other cores.
     pub lanes_across_dfts: bool,
+    /// Contiguous C2C rows staged through shared memory (no direct_io): thread `tid` works on
+    /// row tid mod R of the block's R rows (`transforms_per_block`) as thread tid / R of its
+    /// row, so a warp's neighbouring threads take the same butterfly of neighbouring rows.
+    /// With an odd row stride every shared access of the core then lands on distinct banks,
+    /// whatever the pass's pattern within a row (Rader's permuted gather and scatter too);
+    /// the staged load and store still copy each row with consecutive threads.
+    pub lanes_across_rows: bool,
 }
 
 impl FftTuning {
@@ -731,6 +738,8 @@ impl FftRecipe {
             recipe = recipe.with_lone_rows();
             // Rows of a large prime codelet in blocks of up to two warps (rows_per_block.rs).
             recipe = recipe.with_prime_rows_in_two_warps();
+            // Short Rader rows: neighbouring threads on neighbouring rows (lanes_across_rows.rs).
+            recipe = recipe.with_lanes_across_rows_where_measured(limits);
             // C2R rows pairing in a staged load: without the passes' padding (half_spectrum.rs).
             recipe = recipe.without_c2r_pairs_padding();
             // Long C2R rows of many threads: a launch bound for more blocks (half_spectrum.rs).
@@ -953,6 +962,7 @@ impl FftRecipe {
                 half_spectrum_pairs: false,
                 mirror_pairs: false,
                 lanes_across_dfts: false,
+                lanes_across_rows: false,
             },
             io: None,
             cluster: None,
@@ -1028,6 +1038,12 @@ impl FftRecipe {
         if t.staged_store && !self.can_stage_store() {
             return Err(Error::invalid(format!(
                 "staged_store applies to direct_io Stockham rows that read and write global memory in their passes (not R2C of even length, C2R in half-spectrum pairs, strided passes or grids): plan {} without it",
+                self.describe()
+            )));
+        }
+        if t.lanes_across_rows && (t.direct_io || self.problem.kind != FftKind::C2C || self.io.is_some() || self.cluster.is_some()) {
+            return Err(Error::invalid(format!(
+                "lanes_across_rows applies to contiguous C2C rows staged through shared memory (no direct_io): plan {} without it",
                 self.describe()
             )));
         }
@@ -1217,7 +1233,7 @@ impl FftRecipe {
         };
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
-            "{twiddles}{}{}{}{}{}{}",
+            "{twiddles}{}{}{}{}{}{}{}",
             match (self.tuning.direct_io, self.tuning.staged_store) {
                 (true, true) => "_dl",
                 (true, false) => "_d",
@@ -1225,6 +1241,7 @@ impl FftRecipe {
             },
             if self.tuning.ping_pong { "_pp" } else { "" },
             if self.tuning.lanes_across_dfts { "_across" } else { "" },
+            if self.tuning.lanes_across_rows { "_xrows" } else { "" },
             if split { "_split" } else { "" },
             if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
             if self.pairs_in_core_pass() { "_mirror" } else { "" }
@@ -1723,8 +1740,10 @@ mod tests {
     fn f32_rader_kernels_run_unbounded_under_the_shared_limit_or_a_two_block_bound() {
         let design = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap();
         let bound = |n: usize| design(FftProblem::c2c(n, 100)).tuning.min_blocks_per_sm;
-        // 151: five prime rows a block in 12 KB; 2113: one row in 34.9 KB.
-        for n in [151, 2113] {
+        // 401: two prime rows a block in 12.6 KB (151's rows run across lanes since the
+        // forty-fourth session, 16 of them in 38.8 KB, unbounded too); 2113: one row in 34.9 KB.
+        assert_eq!(bound(151), 1);
+        for n in [401, 2113] {
             let r = design(FftProblem::c2c(n, 100));
             assert!(r.uses_rader() && r.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED && r.tuning.min_blocks_per_sm == 1, "{n}");
         }

@@ -217,6 +217,29 @@ impl FftRecipe {
             offer(format!("min {blocks} blocks/SM"), &|| Some(with(&|r| r.tuning.min_blocks_per_sm = blocks)));
         }
         offer("rows /4".into(), &|| Some(with(&|r| r.tuning.transforms_per_block = t.transforms_per_block / 4)));
+        // Neighbouring threads on neighbouring rows (staged, an odd row stride), with rows
+        // enough that a half-warp's 16 lanes share one butterfly; two blocks a multiprocessor
+        // (lanes_across_rows.rs). From a pick that has them: the other counts, and the same
+        // rows with lanes along each row.
+        if self.io.is_none() && self.cluster.is_none() && self.problem.kind == FftKind::C2C {
+            for rows in [8u32, 16, 32].into_iter().filter(|&rows| !t.lanes_across_rows || rows != t.transforms_per_block) {
+                offer(format!("lanes across {rows} rows"), &|| {
+                    let r = self.with_lanes_across_rows(rows);
+                    (2 * r.shared_bytes() <= limits.shared_bytes).then_some(r)
+                });
+                // In place: half the shared memory, for rows whose ping-pong buffers would not fit.
+                if t.ping_pong && !t.lanes_across_rows {
+                    offer(format!("lanes across {rows} rows in place"), &|| {
+                        let mut r = self.with_lanes_across_rows(rows);
+                        r.tuning.ping_pong = false;
+                        (2 * r.shared_bytes() <= limits.shared_bytes).then_some(r)
+                    });
+                }
+            }
+            if t.lanes_across_rows {
+                offer("lanes along rows".into(), &|| Some(with(&|r| r.tuning.lanes_across_rows = false)));
+            }
+        }
         out
     }
 

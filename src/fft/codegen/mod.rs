@@ -284,8 +284,14 @@ impl<'a> KernelWriter<'a> {
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
         self.w.line("const u32 tid = LOCAL_ID();");
-        self.w.line(format!("const u32 s = tid / {};   /* which of the block's rows this thread works on */", t.threads_per_transform));
-        self.w.line(format!("const u32 t = tid % {};   /* thread within the row's group */", t.threads_per_transform));
+        if t.lanes_across_rows {
+            let rows = t.transforms_per_block;
+            self.w.line(format!("const u32 s = tid % {rows}u;   /* which of the block's rows: neighbouring threads, neighbouring rows (lanes_across_rows) */"));
+            self.w.line(format!("const u32 t = tid / {rows}u;   /* thread within the row's group */"));
+        } else {
+            self.w.line(format!("const u32 s = tid / {};   /* which of the block's rows this thread works on */", t.threads_per_transform));
+            self.w.line(format!("const u32 t = tid % {};   /* thread within the row's group */", t.threads_per_transform));
+        }
         self.w.line(format!("const u64 first = (u64)GROUP_ID() * {};   /* the block's first row */", t.transforms_per_block));
         self.w.line(format!(
             "const u32 rows = (u32)(batch - first < {0} ? batch - first : {0});   /* the last block may hold fewer */",
