@@ -15,9 +15,9 @@ use super::recipe::{Core, DeviceLimits, FftRecipe};
 
 /// Longest f32 row of one DFT of its prime (N = p) that takes 16 rows a block across. Measured
 /// on an H200 (forty-fourth session, `--suite variants`, two rounds, the slower round's ratio):
-/// the 29 ping-pong primes 67..397 1.08x..1.74x (97 1.74x, 353 1.67x) but 337 (0.81x; 1.11x with
+/// the 27 ping-pong primes 67..397 1.08x..1.74x (97 1.74x, 353 1.67x) but 337 (0.81x; 1.11x with
 /// 8 rows); 401..701 with 8 rows (16 do not fit twice a multiprocessor) 0.87x..1.52x, left to
-/// the wisdom.
+/// the wisdom, as are the rows without ping-pong (101 1.32x; 257 0.74x).
 const F32_PRIME_ROW_MAX: usize = 400;
 
 /// Longest f32 row of several DFTs (N = m p, m >= 2) that takes 8 rows a block across: the 19
@@ -26,8 +26,8 @@ const F32_PRIME_ROW_MAX: usize = 400;
 const F32_DFTS_ROW_MAX: usize = 300;
 
 /// Longest f64 row of one DFT that takes 8 rows a block across (8 lanes of 16 bytes fill a
-/// shared wavefront): the 27 ping-pong primes 67..353 1.08x..1.48x; from 379 on only rows in
-/// place fit (0.82x..1.10x). f64 rows of several DFTs lost at 194, 262 and 291 (0.32x..0.80x)
+/// shared wavefront): the 25 ping-pong primes 67..353 1.08x..1.48x (and 101, 257 without
+/// ping-pong 1.29x / 1.20x: the wisdom's); from 379 on only rows in place fit (0.82x..1.10x). f64 rows of several DFTs lost at 194, 262 and 291 (0.32x..0.80x)
 /// where the others gained: left out.
 const F64_PRIME_ROW_MAX: usize = 360;
 
