@@ -27,8 +27,9 @@ const F32_DFTS_ROW_MAX: usize = 300;
 
 /// Longest f64 row of one DFT that takes 8 rows a block across (8 lanes of 16 bytes fill a
 /// shared wavefront): the 25 ping-pong primes 67..353 1.08x..1.48x (and 101, 257 without
-/// ping-pong 1.29x / 1.20x: the wisdom's); from 379 on only rows in place fit (0.82x..1.10x). f64 rows of several DFTs lost at 194, 262 and 291 (0.32x..0.80x)
-/// where the others gained: left out.
+/// ping-pong 1.29x / 1.20x: the wisdom's); from 379 on only rows in place fit (0.82x..1.10x).
+/// f64 rows of several DFTs lost at 194, 262 and 291 (0.32x..0.80x) where the others gained:
+/// left out.
 const F64_PRIME_ROW_MAX: usize = 360;
 
 impl FftRecipe {
@@ -89,7 +90,8 @@ mod tests {
         assert!(dfts.tuning.lanes_across_rows && dfts.tuning.transforms_per_block == 8);
         let f64_prime = design(FftProblem::c2c(97, 1000).precision(crate::fft::Precision::F64));
         assert!(f64_prime.tuning.lanes_across_rows && f64_prime.tuning.transforms_per_block == 8);
-        // Longer rows, f64 rows of several DFTs, Stockham rows and real transforms keep their lanes along the row.
+        // Longer rows, f64 rows of several DFTs, Stockham rows and real transforms keep their
+        // lanes along the row.
         for p in [FftProblem::c2c(401, 1000), FftProblem::c2c(302, 1000), FftProblem::c2c(134, 1000).precision(crate::fft::Precision::F64), FftProblem::c2c(96, 1000), FftProblem::r2c(97, 1000)] {
             assert!(!design(p).tuning.lanes_across_rows, "{p:?}");
         }
