@@ -1,5 +1,6 @@
 //! Prints the recipe the planner designs for each length given on the command line (no
-//! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`. A length may
+//! device needed): `cargo run --release --example fft_recipes -- 15 360 4093`; lengths past
+//! 4096 as the rows of N-d plans (up to 16384, even real rows 32768). A length may
 //! carry prefixes for the kind and precision: `r2c:360`, `c2r:360`, `f64:360`, `f64:r2c:360`
 //! (C2C f32 without). A shape such as `64x64x64` prints the passes of the C2C transform over
 //! all its axes (`32x1024x1024/1,2`: over axes 1 and 2); with prefixes too (`r2c:64x64x64`,
@@ -85,7 +86,7 @@ fn main() {
         }
         let (spec, path) = arg.split_once('@').map_or((arg.as_str(), None), |(s, p)| (s, Some(p)));
         if let (Some(problem), Some(path)) = (problem_of(spec), path) {
-            match FftRecipe::design_by_heuristic(problem, limits).map(|r| r.variant_path(limits, path)) {
+            match FftRecipe::design_row_by_heuristic(problem, limits).map(|r| r.variant_path(limits, path)) {
                 Ok(Some(r)) => show(&r),
                 Ok(None) => println!("{arg}: no variant path '{path}' from the heuristic's pick"),
                 Err(e) => println!("{arg}: {e}"),
@@ -93,7 +94,7 @@ fn main() {
             continue;
         }
         match problem_of(&arg) {
-            Some(problem) => match FftRecipe::design(problem, limits) {
+            Some(problem) => match FftRecipe::design_row(problem, limits) {
                 Ok(r) if with_variants => {
                     show(&r);
                     r.variants(limits).iter().for_each(|(what, v)| println!("  variant {what}: {}", v.kernel_name()));

@@ -49,7 +49,7 @@ fn wisdom_kernels_every_entry() {
         let hopper = lim.shared_bytes == DeviceLimits::H200.shared_bytes && lim.max_threads == DeviceLimits::H200.max_threads;
         // Where the device's limits are an H100's or H200's, planning runs exactly the kernels timed.
         if hopper {
-            let planned: Vec<String> = entries.iter().map(|e| FftRecipe::design(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
+            let planned: Vec<String> = entries.iter().map(|e| FftRecipe::design_row(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
             assert_eq!(planned, entries.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
         }
         for precision in [Precision::F32, Precision::F64] {
@@ -71,7 +71,7 @@ fn wisdom_recipes(entries: &[&WisdomEntry], lim: DeviceLimits, hopper: bool) -> 
     let mut recipes = Vec::new();
     for (i, e) in entries.iter().enumerate().filter(|(i, _)| full || i % 8 == 0) {
         for (problem, timed) in [(e.problem(9).unwrap(), true), (e.problem(3).unwrap().in_place(), false)] {
-            let Some(pick) = fitting(FftRecipe::design_by_heuristic(problem, lim), lim, "wisdom") else { continue };
+            let Some(pick) = fitting(FftRecipe::design_row_by_heuristic(problem, lim), lim, "wisdom") else { continue };
             // (A device of other limits, or in place, may design another pick, whose
             // variants differ.)
             match pick.variant_path(lim, &e.variant) {

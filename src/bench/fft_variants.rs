@@ -12,7 +12,7 @@ use super::fft_suite::{batch_to_fill, cufft_kind, geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
 use crate::device::{CufftPlan, Device};
 use crate::error::Result;
-use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, MAX_SINGLE_LAUNCH_LEN, VARIANT_PATH_SEPARATOR};
+use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, VARIANT_PATH_SEPARATOR};
 use crate::Backend;
 
 /// C2C sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -65,16 +65,16 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let batch = batch_to_fill(kind, precision, n, budget);
-        // Rows longer than one launch's 1D plans are those of multi-pass plans' contiguous passes.
+        // Rows as N-d plans design them: longer ones than one launch's 1D plans take too.
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
-        let pick = if n > MAX_SINGLE_LAUNCH_LEN { FftRecipe::design_row(problem, lim)? } else { FftRecipe::design_by_heuristic(problem, lim)? };
+        let pick = FftRecipe::design_row_by_heuristic(problem, lim)?;
         let wanted = |what: &str| (if only.is_empty() { paths.is_empty() } else { only.iter().any(|o| matches(o, what)) }) && !left_out.iter().any(|o| matches(o, what));
         let first_step = pick.variants(lim);
-        // Where the wisdom names a faster kernel for the pick (1D plans only), that kernel's
+        // Where the wisdom names a faster kernel for the pick, that kernel's
         // own variants too, named by their path from the pick and filtered as "then" and
         // their last step (`then*` times these alone): the search's next step. Kernels the
         // first step times already are left out.
-        let wisdom = if n > MAX_SINGLE_LAUNCH_LEN { None } else { pick.wisdom_variant(lim) };
+        let wisdom = pick.wisdom_variant(lim);
         let next_step = wisdom.as_ref().map_or(Vec::new(), |(path, from)| from.variants(lim).into_iter().map(|(what, r)| (*path, what, r)).collect());
         let mut timed: std::collections::HashSet<String> = first_step.iter().map(|(_, r)| r.kernel_name()).collect();
         timed.insert(pick.kernel_name());

@@ -37,6 +37,10 @@ impl FftRecipe {
     /// `row_loop_fetched`), f32 C2R direct Stockham rows whose first radix is under 16 stage
     /// their load to pair it too: 1.100x over 242 lengths (worst 2904 0.92x), where those of
     /// first radix 16 or more ran 0.87x (45 lengths; 1666 = 17 x 7 x 7 0.71x).
+    ///
+    /// C2R direct rows longer than one launch's 1D plans (the rows of N-d and multi-pass
+    /// plans) stage their load in pairs at any first radix and in f64 too
+    /// (`pairs_long_c2r_rows`).
     pub(super) fn pairs_half_spectrum(&self) -> bool {
         if !self.can_pair_half_spectrum() {
             return false;
@@ -44,9 +48,20 @@ impl FftRecipe {
         let staged_load = !self.tuning.direct_io || matches!(self.core, Core::Rader { .. });
         match self.problem.kind {
             FftKind::R2C => self.tuning.direct_io || (self.problem.len / 2) % 2 == 1,
-            FftKind::C2R => staged_load || self.stages_c2r_direct_load(),
+            FftKind::C2R => staged_load || self.stages_c2r_direct_load() || self.pairs_long_c2r_rows(),
             FftKind::C2C => false,
         }
+    }
+
+    /// C2R direct rows longer than MAX_SINGLE_LAUNCH_LEN: the staged pair load at their first
+    /// radix of 16 (f32), and in f64. Measured on an H200 (forty-fifth session, `--suite
+    /// variants-c2r` and `variants-c2r-f64`, 'half spectrum pairs' beside the pick, two rounds):
+    /// f32 6144 1.11x, 8192 1.27x, 12288 1.01x, 16384 1.20x, 24576 1.13x, 32768 1.10x; f64 6000
+    /// 1.00x, 8192 1.36x, 10000 1.04x, 12288 1.06x, 16384 1.04x; no length slower. (The
+    /// twenty-seventh session had found each value read on its own faster there, before the
+    /// pair load issued all its loads first.)
+    fn pairs_long_c2r_rows(&self) -> bool {
+        self.is_multi_pass_row() && self.is_direct_stockham_row(FftKind::C2R, self.problem.precision) && self.packing == RealPacking::HalfLength
     }
 
     /// f32 C2R direct Stockham rows whose first radix is at most C2R_STAGED_PAIRS_MAX_FIRST_RADIX
@@ -291,14 +306,17 @@ mod tests {
     }
 
     #[test]
-    fn long_c2r_rows_keep_radix_16_and_take_a_launch_bound() {
+    fn long_c2r_rows_keep_radix_16_pair_their_load_and_take_a_launch_bound() {
         use crate::fft::Precision;
-        let row = |p: FftProblem| FftRecipe::design_row(p, H200).unwrap();
+        // (The heuristic's rows: the wisdom runs other kernels at some of these lengths.)
+        let row = |p: FftProblem| FftRecipe::design_row_by_heuristic(p, H200).unwrap();
         // Rows of multi-pass plans (over 4096 points) keep the uncapped design's first radix
-        // 16, each value read on its own; 4096 is capped to stage pairs.
+        // 16 and stage their load in pairs, f64 too; 4096 is capped to stage pairs.
         let long = row(FftProblem::c2r(16384, 8));
         assert_eq!(long.core.stages()[0].radices, [16, 16, 16, 2]);
-        assert!(!long.tuning.half_spectrum_pairs);
+        assert!(long.tuning.half_spectrum_pairs && !long.tuning.mirror_pairs);
+        assert!(row(FftProblem::c2r(8192, 8).precision(Precision::F64)).tuning.half_spectrum_pairs);
+        assert!(!FftRecipe::design_by_heuristic(FftProblem::c2r(4096, 8).precision(Precision::F64), H200).unwrap().tuning.half_spectrum_pairs);
         assert_eq!(row(FftProblem::c2r(4096, 8)).core.stages()[0].radices, [8, 8, 8, 4]);
         // Launch bounds: the most blocks (3 or 2) leaving 56 registers a thread and fitting
         // shared memory, from 360 threads a block: 16384 (512 threads) 2, 12288 (384) and

@@ -681,8 +681,15 @@ impl FftRecipe {
 
     /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`](super::MAX_ROW_LEN) points
     /// (even real rows up to [`MAX_REAL_ROW_LEN`](super::MAX_REAL_ROW_LEN)): the contiguous
-    /// passes of multi-pass plans.
-    pub(crate) fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
+    /// passes of N-d and multi-pass plans (the CLI's transforms among them), with the same
+    /// wisdom as 1D plans.
+    pub fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
+        Ok(Self::design_row_by_heuristic(problem, limits)?.with_wisdom(limits))
+    }
+
+    /// As [`FftRecipe::design_row`], by the heuristic's rules alone (what the wisdom and the
+    /// variants suite measure against, at every length a row may have).
+    pub fn design_row_by_heuristic(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate_row()?;
         Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
     }

@@ -189,7 +189,7 @@ impl FftRecipe {
         // pair load, and the pair work on as many threads as R2C gives it.
         if self.problem.kind == FftKind::C2R && self.can_mirror_pairs() {
             offer("mirror of r2c".into(), &|| {
-                let r2c = FftRecipe::design_by_heuristic(FftProblem { kind: FftKind::R2C, ..self.problem }, limits).ok()?;
+                let r2c = FftRecipe::design_row_by_heuristic(FftProblem { kind: FftKind::R2C, ..self.problem }, limits).ok()?;
                 let Core::Stockham { len, radices } = &r2c.core else { return None };
                 if !r2c.can_mirror_pairs() {
                     return None;

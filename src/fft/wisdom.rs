@@ -4,7 +4,8 @@
 //! tuning choice away from its pick ([`FftRecipe::variants`]) runs measurably faster, for
 //! reasons no rule found. `wisdom/hopper.tsv` names those: the pick's kernel, the faster
 //! kernel, which variant that is and its least gain over the rounds timed. [`FftRecipe::design`]
-//! runs the faster kernel wherever the heuristic designs the pick's.
+//! (1D plans) and [`FftRecipe::design_row`] (the rows of N-d and multi-pass plans, up to 32768
+//! points) run the faster kernel wherever the heuristic designs the pick's.
 //!
 //! The search goes on from there: where the table already names a faster kernel, the variants
 //! suite also times that kernel's own variants, named by their path from the pick
@@ -245,7 +246,7 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     for entry in best.into_values() {
         let Some(problem) = problem_of_kernel(&entry.pick) else { continue };
         // Stale where the heuristic now picks another kernel, or the faster one is no longer a variant.
-        let Ok(pick) = FftRecipe::design_by_heuristic(problem, limits) else { continue };
+        let Ok(pick) = FftRecipe::design_row_by_heuristic(problem, limits) else { continue };
         if pick.kernel_name() == entry.pick && pick.variant_path(limits, &entry.variant).is_some_and(|r| r.kernel_name() == entry.faster) {
             entries.push((problem, entry));
         }
@@ -296,8 +297,12 @@ mod tests {
         assert!(!entries.is_empty());
         for e in entries {
             let problem = e.problem(9).unwrap();
-            assert_eq!(FftRecipe::design_by_heuristic(problem, L::H200).unwrap().kernel_name(), e.pick);
-            assert_eq!(FftRecipe::design(problem, L::H200).unwrap().kernel_name(), e.faster, "{}", e.variant);
+            assert_eq!(FftRecipe::design_row_by_heuristic(problem, L::H200).unwrap().kernel_name(), e.pick);
+            // N-d plans' rows (the CLI's) take it as 1D plans do; rows past one 1D launch only there.
+            assert_eq!(FftRecipe::design_row(problem, L::H200).unwrap().kernel_name(), e.faster, "{}", e.variant);
+            if problem.len <= crate::fft::MAX_SINGLE_LAUNCH_LEN {
+                assert_eq!(FftRecipe::design(problem, L::H200).unwrap().kernel_name(), e.faster, "{}", e.variant);
+            }
             assert!(e.gain >= MIN_GAIN);
         }
     }
