@@ -13,6 +13,10 @@
 #              with the exhaustive sweeps on
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
 #              (those of $TESTS, and $TEST_FILTER, as for tests)
+#   cli-sanitizer  compute-sanitizer memcheck and racecheck on the CLI's `coalesce fft` of each
+#              case in $SAN_CASES ("FILE ARGS;...": a .npy under .gpu/, made here with numpy after
+#              `stage`, and the fft arguments, e.g. "san/c2r.npy --real --inverse --n 8192"): the
+#              kernels a plan change adds, without the test suites' time
 #   bench      `coalesce bench copy reduce transfer` with CSV
 #   sweep      the copy kernel's tuning sweep
 #   fft        `coalesce bench fft` (sweep, f64, real, plan) beside cuFFT, CSV + SVG plots;
@@ -128,6 +132,19 @@ run() {
                 done
             done | tee "$OUT/sanitizer.txt"
             grep -q "^!!\|ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]\|FAILED" "$OUT/sanitizer.txt" && status=1 ;;
+        cli-sanitizer)
+            IFS=';' read -ra cases <<< "${SAN_CASES:-}"
+            for c in "${cases[@]}"; do
+                read -r file args <<< "$c"
+                for tool in memcheck racecheck; do
+                    # shellcheck disable=SC2086
+                    log=$(timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 9 "$STAGE/coalesce" fft "$STAGE/$file" \
+                        /tmp/san-out.npy --device cuda $args 2>&1)
+                    rc=$?
+                    echo "$file $args: $tool exit $rc $(echo "$log" | grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' | tail -n 1)"
+                done
+            done | tee "$OUT/cli-sanitizer.txt"
+            grep -q "exit [1-9]\|ERROR SUMMARY: [1-9]\|RACECHECK SUMMARY: [1-9]" "$OUT/cli-sanitizer.txt" && status=1 ;;
         bench)
             mkdir -p /tmp/csv
             "$STAGE/coalesce" bench copy reduce transfer --csv /tmp/csv/bench.csv --markdown 2>&1 | tee "$OUT/bench.txt" ;;

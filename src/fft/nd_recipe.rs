@@ -1179,6 +1179,25 @@ mod tests {
     }
 
     #[test]
+    fn contiguous_rows_run_the_wisdoms_kernels() {
+        // The CLI's 1D transforms go through N-d plans: 337 points run the wisdom's kernel, as
+        // a 1D plan does, and so do rows past one 1D launch (C2R of 16384 points) and the rows
+        // of a 2D transform's last axis.
+        let rows = |p: FftNdProblem| FftNdRecipe::design(p, H200).unwrap().passes.iter().map(|p| p.recipe.kernel_name()).collect::<Vec<_>>();
+        let planned = |p: FftProblem| FftRecipe::design_row(p, H200).unwrap().kernel_name();
+        for (nd, row) in [
+            (FftNdProblem::c2c(&[5, 337], &[1]), FftProblem::c2c(337, 5)),
+            (FftNdProblem::c2r_1d(16384, 3), FftProblem::c2r(16384, 3)),
+            (FftNdProblem::c2c(&[2, 3, 353], &[1, 2]), FftProblem::c2c(353, 6)),
+        ] {
+            let heuristic = FftRecipe::design_row_by_heuristic(row, H200).unwrap().kernel_name();
+            assert_ne!(planned(row), heuristic, "{row:?} has a wisdom entry");
+            assert!(rows(nd.clone()).contains(&planned(row)), "{nd:?}");
+        }
+        assert_eq!(FftRecipe::design(FftProblem::c2c(337, 5), H200).unwrap().kernel_name(), planned(FftProblem::c2c(337, 5)));
+    }
+
+    #[test]
     fn smooth_contiguous_rows_run_in_one_launch_where_shared_memory_holds_them() {
         let passes = |p: FftNdProblem| FftNdRecipe::design(p, H200).unwrap().passes.len();
         assert_eq!(passes(FftNdProblem::c2c_1d(16384, 2)), 1);
