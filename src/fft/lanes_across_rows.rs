@@ -46,6 +46,14 @@ impl FftRecipe {
         r
     }
 
+    /// Whether two blocks fit a multiprocessor's shared memory, as the rule and the `lanes
+    /// across` variants were measured (without the driver's reserve a block, which
+    /// variants.rs's `could_reside` also counts: with it, four f64 variants up to 1300 points
+    /// would no longer be offered).
+    pub(super) fn fits_twice_in_shared_memory(&self, limits: DeviceLimits) -> bool {
+        2 * self.shared_bytes() <= limits.shared_bytes
+    }
+
     /// Contiguous C2C ping-pong Rader rows short enough to have gained with lanes across rows
     /// (the constants above), where two blocks still fit a multiprocessor's shared memory;
     /// other recipes as they are. Whatever the batch, as every rule for contiguous rows: the
@@ -63,7 +71,7 @@ impl FftRecipe {
             _ => return self,
         };
         let across = self.with_lanes_across_rows(rows);
-        if across.check(limits).is_ok() && 2 * across.shared_bytes() <= limits.shared_bytes {
+        if across.check(limits).is_ok() && across.fits_twice_in_shared_memory(limits) {
             across
         } else {
             self

@@ -668,15 +668,17 @@ const SHARED_BUDGET: u64 = 48 * 1024;
 impl FftRecipe {
     /// Picks the algorithm and tuning for `problem` on a device with `limits`: the heuristic's
     /// pick, or where the measured wisdom names a faster kernel for it, that one (wisdom.rs).
+    /// A 1D plan's kernel is the row an N-d plan would run, within one launch's lengths.
     pub fn design(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
-        Ok(Self::design_by_heuristic(problem, limits)?.with_wisdom(limits))
+        problem.validate()?;
+        Self::design_row(problem, limits)
     }
 
     /// As [`FftRecipe::design`], by the heuristic's rules alone: what the wisdom was measured
     /// against, and what `bench fft --suite variants` times as "heuristic".
     pub fn design_by_heuristic(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        Self::design_core(problem, None, StockhamModel::CONTIGUOUS_ROWS, limits)
+        Self::design_row_by_heuristic(problem, limits)
     }
 
     /// As [`FftRecipe::design`], for rows of up to [`MAX_ROW_LEN`](super::MAX_ROW_LEN) points

@@ -225,14 +225,14 @@ impl FftRecipe {
             for rows in [8u32, 16, 32].into_iter().filter(|&rows| !t.lanes_across_rows || rows != t.transforms_per_block) {
                 offer(format!("lanes across {rows} rows"), &|| {
                     let r = self.with_lanes_across_rows(rows);
-                    (2 * r.shared_bytes() <= limits.shared_bytes).then_some(r)
+                    r.fits_twice_in_shared_memory(limits).then_some(r)
                 });
                 // In place: half the shared memory, for rows whose ping-pong buffers would not fit.
                 if t.ping_pong && !t.lanes_across_rows {
                     offer(format!("lanes across {rows} rows in place"), &|| {
                         let mut r = self.with_lanes_across_rows(rows);
                         r.tuning.ping_pong = false;
-                        (2 * r.shared_bytes() <= limits.shared_bytes).then_some(r)
+                        r.fits_twice_in_shared_memory(limits).then_some(r)
                     });
                 }
             }
