@@ -38,7 +38,9 @@
 #              c2c) of each length in $PROFILE_SIZES (default "35 2904 4093"): throughput,
 #              occupancy, bank conflicts, warp stalls
 #   profile-bench  Nsight Compute on our kernels and cuFFT's in `bench fft $PROFILE_ARGS`
-#              (default "--suite large-1d --sizes 1048576"); $PROFILE_COUNT launches of ours
+#              (default "--suite large-1d --sizes 1048576"); $PROFILE_COUNT launches of ours;
+#              with $PROFILE_KERNELS ("REGEX REGEX ...", e.g. the hash suffixes fft_recipes
+#              prints for a strided pass), instead the first $PROFILE_COUNT (1) launches of each
 #   survey     registers and stack (nvcc -Xptxas -v, 16 at a time) of every kernel the fft_recipes
 #              example designs for $SURVEY_ARGS (e.g. "$(seq 2 2048 | sed 's/^/f64:/')"), as CSV
 #              name,registers,stack bytes,spill store bytes: a kernel of 32 registers and a
@@ -218,8 +220,14 @@ run() {
         profile-bench)
             # Nsight Compute on the kernels of one bench run: ours (names fft_*) and, in a second
             # run, the first $PROFILE_OTHERS (4) launches whose names do not start with f (cuFFT's).
-            for pattern in "regex:^fft_" "regex:^[^f]"; do
-                local count=${PROFILE_COUNT:-4}; [ "$pattern" = "regex:^fft_" ] || count=${PROFILE_OTHERS:-4}
+            local patterns=("regex:^fft_" "regex:^[^f]")
+            if [ -n "${PROFILE_KERNELS:-}" ]; then
+                read -ra patterns <<< "$PROFILE_KERNELS"
+                patterns=("${patterns[@]/#/regex:}")
+            fi
+            for pattern in "${patterns[@]}"; do
+                local count=${PROFILE_COUNT:-4}; [ "$pattern" != "regex:^[^f]" ] || count=${PROFILE_OTHERS:-4}
+                [ -z "${PROFILE_KERNELS:-}" ] || count=${PROFILE_COUNT:-1}
                 echo "== $pattern"
                 # shellcheck disable=SC2086
                 ncu --clock-control none --kernel-name "$pattern" --launch-count "$count" \

@@ -802,6 +802,29 @@ where
 }
 
 #[test]
+fn columns_of_odd_width_split_with_pass_a_writes_along_the_array() {
+    // f32 columns split four-step whose rows start off 32-byte sectors (136 and 144 bytes
+    // here; an R2C half spectrum of odd width): pass A leaves Y[n1, k2] at row n1 + N1 k2,
+    // read by pass B from another buffer than it writes (nd_recipe.rs, MiddleOrder::N1Inner;
+    // C2R in the second scratch buffer). Such a pass A writes as far apart as it reads.
+    for device in common::devices() {
+        let limits = coalesce::fft::limits(&device);
+        let n1_inner = |p: &FftNdProblem| {
+            let recipe = FftNdRecipe::design(p.clone(), limits).unwrap();
+            assert!(recipe.passes.iter().filter_map(|p| p.recipe.io.as_ref()).any(|io| io.twiddle.is_some() && io.output_stride == io.input_stride), "{p:?}: {}", recipe.describe());
+        };
+        let c2c = FftNdProblem::c2c(&[8192, 17], &[0]).in_place();
+        n1_inner(&c2c);
+        check::<f32>(&device, c2c);
+        for kind in [FftKind::R2C, FftKind::C2R] {
+            let real = FftNdProblem { kind, ..FftNdProblem::r2c(&[8192, 34], &[0, 1]) }.in_place();
+            n1_inner(&real);
+            check_real_in_place::<f32>(&device, real);
+        }
+    }
+}
+
+#[test]
 fn real_transforms_in_place_use_the_padded_layout() {
     for device in common::devices() {
         // Even and odd halved axes, other axes before them, rows past one launch (three

@@ -9,7 +9,9 @@
 //! - a longer axis of length N = N1 N2 takes two (four-step, with the twiddle and the
 //!   transposition folded into the passes): pass A transforms over n2 the values
 //!   x[n1 + N1 n2], multiplies by e^{-2 pi i n1 k2/N} and writes Y[n1, k2] at N2 n1 + k2;
-//!   pass B transforms over n1 and leaves X[k2 + N2 k1] where it read Y[k1, k2].
+//!   pass B transforms over n1 and leaves X[k2 + N2 k1] where it read Y[k1, k2]. (f32
+//!   columns of an odd-width half spectrum keep Y at n1 + N1 k2 instead, in a buffer apart:
+//!   see `MiddleOrder`.)
 //!   Pass B is itself an axis (of length N1, with N2 inner values), split again where that
 //!   is cheaper: strided passes over long rows hold few rows per block and run slowly, so
 //!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]);
@@ -279,6 +281,24 @@ struct Dim {
     middle: usize,
 }
 
+/// Where pass A of a four-step split (see `AxisJob::split`) leaves Y[n1, k2] among the
+/// axis's places in the middle (`step.middle` apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MiddleOrder {
+    /// At N2 n1 + k2: pass B reads Y[k1, k2] for its k2 where it writes X[k2 + N2 k1], so it
+    /// may run in place, and where the axis's places are a row of the array apart, each side
+    /// of both passes runs along the array in the order of the blocks' batch (its blocks'
+    /// runs of 16 columns then start at multiples of 16 values), but pass A's writes: a
+    /// block's runs start wherever row N2 n1 + k2 of its column does.
+    K2Inner,
+    /// At n1 + N1 k2: pass A's writes run along the array as its reads do, and pass B's reads
+    /// start wherever row n1 + N1 k2 does instead; pass B must not write where it reads.
+    /// Taken where rows start off 32-byte sectors (a half spectrum's odd width): a block's
+    /// run of 128 bytes then spans five sectors, which costs stores more than loads (R2C
+    /// 8192^2's 64-point column pass ran at 54% of DRAM bandwidth against 80% for C2C's).
+    N1Inner,
+}
+
 /// An axis to transform, in one pass or several: its points' distance on each side (as
 /// `Dim`), the other dimensions, and what each side holds (complex values, reals, or a half
 /// spectrum whose coefficient weights follow `dims`).
@@ -449,9 +469,20 @@ impl AxisJob {
     /// axis of n1 = len / n2 points, reading what pass A wrote. A whole real axis keeps half
     /// the complex values between them (see `real_split`).
     fn split(&self, n2: usize) -> (StridedIo, AxisJob) {
+        self.split_as(n2, MiddleOrder::K2Inner)
+    }
+
+    /// `split` with pass A's values left in the middle in `order`.
+    fn split_as(&self, n2: usize, order: MiddleOrder) -> (StridedIo, AxisJob) {
         let (n, s) = (self.len, self.step);
         let n1 = n / n2;
         let real = self.real_split();
+        assert!(order == MiddleOrder::K2Inner || real.is_none(), "a real split keeps its middle in the K2Inner order");
+        // Y[n1, k2]'s distances in the middle, in n1 and in k2.
+        let (n1_step, k2_step) = match order {
+            MiddleOrder::K2Inner => (n2 * s.middle, s.middle),
+            MiddleOrder::N1Inner => (s.middle, n1 * s.middle),
+        };
         // The new dimension goes after those closer together, so that a block's neighbouring
         // rows stay neighbours in memory.
         let place = |dims: &[Dim], key: fn(&Dim) -> usize, at: usize| dims.iter().filter(|d| d.count > 1 && key(d) < at).count();
@@ -460,14 +491,14 @@ impl AxisJob {
         let p = place(&self.dims, |d| d.input, s.input);
         let mut a_dims: Vec<BatchDim> = self.dims.iter().map(|d| BatchDim { count: d.count, input: d.input, output: d.middle }).collect();
         let a_rows = if real == Some(FftKind::C2R) { n1 / 2 + 1 } else { n1 };
-        a_dims.insert(p, BatchDim { count: a_rows, input: s.input, output: n2 * s.middle });
+        a_dims.insert(p, BatchDim { count: a_rows, input: s.input, output: n1_step });
         let a_output = match real {
             Some(FftKind::R2C) => Values::Half(HalfAxis::whole(n2, s.middle, a_dims.len())),
             _ => Values::Complex,
         };
         let pass_a = StridedIo {
             input_stride: n1 * s.input,
-            output_stride: s.middle,
+            output_stride: k2_step,
             batch: a_dims,
             twiddle: Some(StepTwiddle { len: n, dim: p }),
             input_values: weighted(&self.input_values, n1, p),
@@ -481,7 +512,7 @@ impl AxisJob {
         let q = place(&self.dims, |d| d.middle, s.middle);
         let mut b_dims: Vec<Dim> = self.dims.iter().map(|d| Dim { input: d.middle, ..*d }).collect();
         let b_rows = if real == Some(FftKind::R2C) { n2 / 2 + 1 } else { n2 };
-        b_dims.insert(q, Dim { count: b_rows, input: s.middle, output: s.output, middle: s.middle });
+        b_dims.insert(q, Dim { count: b_rows, input: k2_step, output: s.output, middle: s.middle });
         let mut output_values = weighted(&self.output_values, n2, q);
         if let (Some(FftKind::R2C), Values::Half(h)) = (real, &mut output_values) {
             h.mirror_writes = Some(n2);
@@ -492,7 +523,7 @@ impl AxisJob {
         };
         let rest = AxisJob {
             len: n1,
-            step: Dim { count: 0, input: n2 * s.middle, output: n2 * s.output, middle: n2 * s.middle },
+            step: Dim { count: 0, input: n1_step, output: n2 * s.output, middle: n2 * s.middle },
             dims: b_dims,
             input_values,
             output_values,
@@ -646,14 +677,39 @@ impl Planner {
             self.passes.push(FftPass { recipe, from, to });
             return Ok(());
         };
-        let (pass_a, rest) = job.split(n2);
+        let (order, middle) = self.middle_of_split(&job, from, to, middle_in_to);
+        let (pass_a, rest) = job.split_as(n2, order);
         if let Some(recipe) = self.cluster(&job, &pass_a, &rest) {
             self.passes.push(FftPass { recipe, from, to });
             return Ok(());
         }
-        let middle = middle_buffer(from, to, middle_in_to);
         self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
+    }
+
+    /// The order of a split's values in the middle (see [`MiddleOrder`]) and the buffer that
+    /// holds them: N1Inner for an f32
+    /// complex axis whose places are rows of at least a 128-byte line apart that start off
+    /// 32-byte sectors (an R2C or C2R half spectrum's odd width), where pass B's input can
+    /// lie apart from its output: in a scratch buffer that the passes between `from` and `to`
+    /// would take anyway (R2C's columns, in place on the output), or in the second scratch
+    /// where `to` is the first (C2R's columns, before the halved rows: one more scratch
+    /// buffer of the array's size). Same-run A/B on an H200 (forty-sixth session): R2C and
+    /// C2R f32 8192^2 and 16384^2 1.13x-1.15x; f64 (rows 16 bytes off) 0.99x, so K2Inner.
+    fn middle_of_split(&self, job: &AxisJob, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> (MiddleOrder, PassBuffer) {
+        let row_bytes = job.step.middle * super::recipe::complex_bytes(self.precision) as usize;
+        let complex = job.input_values == Values::Complex && job.output_values == Values::Complex && job.input_chirp.is_none() && job.output_chirp.is_none();
+        let misaligned = self.precision == Precision::F32 && complex && row_bytes >= 128 && row_bytes % 32 != 0;
+        let k2_inner = middle_buffer(from, to, middle_in_to);
+        let apart = match k2_inner {
+            m if m != to => Some(m),
+            _ if to == PassBuffer::Scratch && from != PassBuffer::SecondScratch => Some(PassBuffer::SecondScratch),
+            _ => None,
+        };
+        match apart {
+            Some(m) if misaligned => (MiddleOrder::N1Inner, m),
+            _ => (MiddleOrder::K2Inner, k2_inner),
+        }
     }
 
     /// Both passes of `job`'s split into `pass_a` and `rest` in one launch, across a
@@ -945,6 +1001,39 @@ mod tests {
         // 4097 = 17 x 241: two passes with a large prime factor; 1000003 is prime.
         assert_eq!(axis_cost(4097, false).1.len(), 2);
         assert!(axis_cost(1_000_003, false).1.is_empty());
+    }
+
+    #[test]
+    fn columns_of_odd_width_leave_pass_a_values_n1_inner() {
+        // R2C 8192^2 f32: the half spectrum's rows of 4097 values start off 32-byte sectors.
+        // Pass A (64 points of each column, rows 128 apart) writes Y[n1, k2] at row
+        // n1 + 128 k2 of the scratch: its writes run along the array as its reads do. Pass B
+        // (128 points, rows 1 apart) reads it there and writes X[k2 + 64 k1] to the output.
+        let (w, rows) = (4097, 8192);
+        let r2c = FftNdRecipe::design(FftNdProblem::r2c(&[rows, rows], &[0, 1]), H200).unwrap();
+        let (a, b) = (&r2c.passes[1], &r2c.passes[2]);
+        assert_eq!((a.from, a.to, b.from, b.to), (PassBuffer::Output, PassBuffer::Scratch, PassBuffer::Scratch, PassBuffer::Output));
+        let (a_io, b_io) = (a.recipe.io.as_ref().unwrap(), b.recipe.io.as_ref().unwrap());
+        assert_eq!((a_io.input_stride, a_io.output_stride), (128 * w, 128 * w));
+        assert_eq!(a_io.batch[1], BatchDim { count: 128, input: w, output: w });
+        assert_eq!((b_io.input_stride, b_io.output_stride), (w, 64 * w));
+        assert_eq!(b_io.batch[1], BatchDim { count: 64, input: 128 * w, output: w });
+        // C2R takes its columns into scratch first: pass A's values lie in the second.
+        let c2r = FftNdRecipe::design(FftNdProblem::c2r(&[rows, rows], &[0, 1]), H200).unwrap();
+        let buffers: Vec<_> = c2r.passes.iter().map(|p| (p.from, p.to)).collect();
+        assert_eq!(buffers, [(PassBuffer::Input, PassBuffer::SecondScratch), (PassBuffer::SecondScratch, PassBuffer::Scratch), (PassBuffer::Scratch, PassBuffer::Output)]);
+        assert_eq!(c2r.scratch_buffers(), 2);
+        // C2C's rows of 8192 values are whole lines, f64's half spectrum measured no faster,
+        // and the output may hold the middle of a C2C out of place: K2Inner, as before.
+        let k2_inner = |p: FftNdProblem, w: usize| {
+            let r = FftNdRecipe::design(p, H200).unwrap();
+            let io = r.passes.iter().find_map(|p| p.recipe.io.as_ref().filter(|io| io.twiddle.is_some())).unwrap().clone();
+            assert_eq!(io.output_stride, w, "{io:?}");
+        };
+        k2_inner(FftNdProblem::c2c(&[rows, rows], &[0, 1]), rows);
+        k2_inner(FftNdProblem::r2c(&[rows, rows], &[0, 1]).f64(), w);
+        k2_inner(FftNdProblem::c2c(&[rows, 17], &[0]), 17);
+        assert_eq!(FftNdRecipe::design(FftNdProblem::c2r(&[rows, rows], &[0, 1]).f64(), H200).unwrap().scratch_buffers(), 1);
     }
 
     #[test]
