@@ -25,6 +25,24 @@ pub const MAX_PRIME_RADIX: usize = 61;
 /// to 0.97x everywhere, and slower still with larger ones.
 pub const RADER_MAX_CONVOLUTION_PRIME: usize = 23;
 
+/// Whether a contiguous row of `kind` and `precision` whose core (`len` points, every prime
+/// factor with a codelet) has the largest prime factor p runs its DFTs of p by Rader's
+/// algorithm instead of the straight-line codelet: that DFT costs O(p^2), Rader's two
+/// convolution passes of p - 1 (60 = 10 x 6, 52 = 13 x 4) far less, where the row's other
+/// passes are short (len / p 23-smooth: after Rader, a radix of 29 to 61 ran up to 3x slower).
+/// Same-run A/B against the codelet picks on an H200 (forty-sixth session, two rounds, every
+/// length up to 4096 whose largest prime factor is 53 or 61; docs/BENCHMARKS.md): p = 61 C2C /
+/// R2C / C2R f32 1.19x / 1.31x / 1.66x (one length under 0.97x: C2C 488 0.93x), f64 3.0x /
+/// 4.2x / 3.7x; p = 53 C2R f32 1.47x, f64 1.6x / 1.5x / 1.7x (f64 C2C 3816 0.77x, 4028 0.89x),
+/// but C2C and R2C f32 1.04x / 1.11x with 15 / 5 lengths under 0.97x (530 0.71x), so not there.
+/// With 37, 41 and 43 Rader won about half the lengths (the wisdom's `rader` entries), with 29,
+/// 31, 47 (46 = 2 x 23) and 59 (58 = 2 x 29) none.
+pub fn rader_over_codelet(kind: FftKind, precision: Precision, len: usize) -> bool {
+    let p = largest_prime_factor(len);
+    let pays = p == 61 || (p == 53 && (precision == Precision::F64 || kind == FftKind::C2R));
+    pays && largest_prime_factor(len / p) <= RADER_MAX_CONVOLUTION_PRIME
+}
+
 /// Largest prime factor of p - 1 for which Rader's algorithm is used in a row of `dfts` DFTs of
 /// the prime `prime`. Rader's speed-up over the Bluestein picks with factors 17 / 19 / 23
 /// (forty-third session): three or more DFTs of p under 500 1.51x / 1.40x / 1.27x, of p of 500
@@ -719,7 +737,11 @@ impl FftRecipe {
     /// (bluestein_tuning.rs).
     pub(crate) fn design_core(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, limits: DeviceLimits) -> Result<Self> {
         let len = Self::core_len(&problem);
-        let mut recipe = Self::design_around(problem, Core::design(len, radix_cap, model), limits)?;
+        let mut core = Core::design(len, radix_cap, model);
+        if matches!(core, Core::Stockham { .. }) && model == StockhamModel::CONTIGUOUS_ROWS && rader_over_codelet(problem.kind, problem.precision, len) {
+            core = Core::rader(len, radix_cap).unwrap_or(core);
+        }
+        let mut recipe = Self::design_around(problem, core, limits)?;
         // Rules fitted on uncapped contiguous rows (these, and Bluestein's at the end): designs
         // under a radix cap (C2R's paired fallback, `radix<=N` variants) and strided passes skip them.
         let fitted_rules = radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS;
@@ -1613,8 +1635,17 @@ mod tests {
         // Just below half a power of two: Bluestein's snug power-of-two convolution.
         assert!(matches!(core_of(4093), Core::Bluestein { conv_len: 8192, .. }));
         assert!(matches!(core_of(127), Core::Bluestein { conv_len: 256, .. }));
-        // Primes up to MAX_PRIME_RADIX have codelets.
-        assert!(matches!(core_of(61), Core::Stockham { .. }));
+        // Primes up to MAX_PRIME_RADIX have codelets; rows of 61 run Rader over it where the
+        // rest of the row is short (rader_over_codelet), as f64 and C2R rows of 53 do.
+        assert!(matches!(core_of(59), Core::Stockham { .. }) && matches!(core_of(53), Core::Stockham { .. }));
+        assert!(matches!(core_of(61 * 12), Core::Rader { prime: 61, ref inner, ref outer, .. } if inner == &[10, 6] && outer.iter().product::<usize>() == 12));
+        assert!(matches!(core_of(61 * 29), Core::Stockham { .. }), "a radix 29 after Rader's passes");
+        let core_of_kind = |p: FftProblem| FftRecipe::design_by_heuristic(p, H200).unwrap().core;
+        assert!(matches!(core_of_kind(FftProblem::c2c(53, 100).f64()), Core::Rader { prime: 53, .. }));
+        assert!(matches!(core_of_kind(FftProblem::c2r(106 * 4, 100)), Core::Rader { prime: 53, .. }));
+        assert!(matches!(core_of_kind(FftProblem::r2c(106 * 4, 100)), Core::Stockham { .. }));
+        // Strided passes keep the codelet.
+        assert!(matches!(Core::design(61, None, StockhamModel::STRIDED_GRID_RADER), Core::Stockham { .. }));
     }
 
     #[test]

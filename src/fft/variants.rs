@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, pack_radices, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
 use super::problem::{FftKind, FftProblem};
@@ -82,17 +82,24 @@ impl FftRecipe {
             });
         }
         // Rader and Bluestein, where both apply (Rader's convolution with any codelet there is,
-        // not only those up to the rule's RADER_MAX_CONVOLUTION_PRIME).
+        // not only those up to the rule's RADER_MAX_CONVOLUTION_PRIME); Rader also beside a
+        // Stockham row whose largest prime factor has a codelet of its own of 29 or more
+        // (its O(p^2) straight-line DFT against two convolution passes).
         let len = self.core.len();
         let other = match self.core {
+            // Where the planner runs Rader over a prime with a codelet of its own
+            // (`rader_over_codelet`), the straight-line DFT it replaced (its core, tuned as any core).
+            Core::Rader { prime, .. } if prime <= MAX_PRIME_RADIX => Some("stockham"),
             Core::Rader { .. } => Some("bluestein"),
             Core::Bluestein { .. } => Some("rader"),
+            Core::Stockham { .. } if largest_prime_factor(len) >= 29 => Some("rader"),
             Core::Stockham { .. } | Core::Grid { .. } => None,
         };
         if let Some(what) = other {
             offer(what.into(), &|| {
                 let core = match what {
                     "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
+                    "stockham" => pack_radices(len, MAX_PRIME_RADIX, StockhamModel::CONTIGUOUS_ROWS).map(|radices| Core::Stockham { len, radices }),
                     _ => Core::rader_up_to(len, None, MAX_PRIME_RADIX),
                 }?;
                 FftRecipe::design_around(self.problem, core, limits).ok()
