@@ -688,9 +688,8 @@ impl Planner {
     }
 
     /// The order of a split's values in the middle (see [`MiddleOrder`]) and the buffer that
-    /// holds them: N1Inner for an f32
-    /// complex axis whose places are rows of at least a 128-byte line apart that start off
-    /// 32-byte sectors (an R2C or C2R half spectrum's odd width), where pass B's input can
+    /// holds them: N1Inner for an f32 complex axis whose places are rows of at least a
+    /// 128-byte line apart that start off 32-byte sectors (an R2C or C2R half spectrum's odd width), where pass B's input can
     /// lie apart from its output: in a scratch buffer that the passes between `from` and `to`
     /// would take anyway (R2C's columns, in place on the output), or in the second scratch
     /// where `to` is the first (C2R's columns, before the halved rows: one more scratch
@@ -699,7 +698,7 @@ impl Planner {
     fn middle_of_split(&self, job: &AxisJob, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> (MiddleOrder, PassBuffer) {
         let row_bytes = job.step.middle * super::recipe::complex_bytes(self.precision) as usize;
         let complex = job.input_values == Values::Complex && job.output_values == Values::Complex && job.input_chirp.is_none() && job.output_chirp.is_none();
-        let misaligned = self.precision == Precision::F32 && complex && row_bytes >= 128 && row_bytes % 32 != 0;
+        let misaligned = self.precision == Precision::F32 && complex && row_bytes >= 128 && !row_bytes.is_multiple_of(32);
         let k2_inner = middle_buffer(from, to, middle_in_to);
         let apart = match k2_inner {
             m if m != to => Some(m),

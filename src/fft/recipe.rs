@@ -721,7 +721,8 @@ impl FftRecipe {
         Self::design_core(problem, Some(radix_cap.max(2)), StockhamModel::CONTIGUOUS_ROWS, limits)
     }
 
-    /// The core by [`Core::design`] and its tuning by [`FftRecipe::design_around`]; for
+    /// The core by [`Core::design`] (contiguous rows of a prime of 61, or 53, by Rader where
+    /// [`rader_over_codelet`] says so) and its tuning by [`FftRecipe::design_around`]; for
     /// contiguous Stockham rows, fewer passes with longer codelets where they were measured to
     /// win ([`FftRecipe::in_fewer_passes`]), f32 rows given threads enough that no pass holds
     /// over 64 values a thread (`with_threads_for_held_values`), C2R rows of first radix 16 under radix 15
