@@ -37,7 +37,7 @@ pub const RADER_MAX_CONVOLUTION_PRIME: usize = 23;
 /// but C2C and R2C f32 1.04x / 1.11x with 15 / 5 lengths under 0.97x (530 0.71x), so not there.
 /// With 37, 41 and 43 Rader won about half the lengths (the wisdom's `rader` entries), with 29,
 /// 31, 47 (46 = 2 x 23) and 59 (58 = 2 x 29) none.
-pub fn rader_over_codelet(kind: FftKind, precision: Precision, len: usize) -> bool {
+pub(crate) fn rader_over_codelet(kind: FftKind, precision: Precision, len: usize) -> bool {
     let p = largest_prime_factor(len);
     let pays = p == 61 || (p == 53 && (precision == Precision::F64 || kind == FftKind::C2R));
     pays && largest_prime_factor(len / p) <= RADER_MAX_CONVOLUTION_PRIME

@@ -2,7 +2,7 @@
 //! choice. `coalesce bench fft --suite variants` times them beside the pick, which is how the
 //! heuristic's rules were fitted; a measuring autotuner would search the same space.
 
-use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, pack_radices, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
+use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
 use super::problem::{FftKind, FftProblem};
@@ -99,7 +99,7 @@ impl FftRecipe {
             offer(what.into(), &|| {
                 let core = match what {
                     "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
-                    "stockham" => pack_radices(len, MAX_PRIME_RADIX, StockhamModel::CONTIGUOUS_ROWS).map(|radices| Core::Stockham { len, radices }),
+                    "stockham" => Some(Core::design(len, None, StockhamModel::CONTIGUOUS_ROWS)).filter(|c| matches!(c, Core::Stockham { .. })),
                     _ => Core::rader_up_to(len, None, MAX_PRIME_RADIX),
                 }?;
                 FftRecipe::design_around(self.problem, core, limits).ok()
