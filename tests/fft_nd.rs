@@ -825,6 +825,19 @@ fn columns_of_odd_width_split_with_pass_a_writes_along_the_array() {
 }
 
 #[test]
+fn scratch_bytes_count_the_buffers_between_passes() {
+    for device in common::devices() {
+        let scratch = |p: FftNdProblem| plan_unless_too_big(&device, &p).map(|plan| (plan.recipe().passes.len(), plan.scratch_bytes()));
+        // A grid in one launch: no values between passes.
+        assert_eq!(scratch(FftNdProblem::c2c(&[64, 64], &[0, 1])), Some((1, 0)));
+        // Out of place, 65536 points in two passes through the output; in place, through
+        // one buffer of the array's size.
+        assert_eq!(scratch(FftNdProblem::c2c_1d(65536, 2)), Some((2, 0)));
+        assert_eq!(scratch(FftNdProblem::c2c_1d(65536, 2).in_place()), Some((2, 2 * 65536 * 8)));
+    }
+}
+
+#[test]
 fn real_transforms_in_place_use_the_padded_layout() {
     for device in common::devices() {
         // Even and odd halved axes, other axes before them, rows past one launch (three

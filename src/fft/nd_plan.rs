@@ -12,7 +12,8 @@ use crate::error::{Error, Result};
 
 /// A multi-dimensional or long transform ready to run. Usable from several threads: the
 /// passes of one execution are queued in order on the device's one stream (executions that
-/// share a plan with scratch must not overlap, which one stream guarantees).
+/// share a plan with scratch must not overlap, which one stream guarantees). The plan holds
+/// device memory for the values between its passes: see [`FftNdPlan::scratch_bytes`].
 pub struct FftNdPlan {
     recipe: FftNdRecipe,
     passes: Vec<FftPlan>,
@@ -32,6 +33,18 @@ impl FftNdPlan {
         let bytes = recipe.scratch_len * complex_bytes(recipe.problem.precision) as usize;
         let scratch = (0..recipe.scratch_buffers()).map(|_| device.alloc::<u8>(bytes)).collect::<Result<Vec<_>>>()?;
         Ok(FftNdPlan { recipe, passes, scratch })
+    }
+
+    /// Device memory the plan holds for the values between its passes, in bytes (what
+    /// `cufftGetSize` reports as cuFFT's work area): none for one pass, else one or two
+    /// complex buffers of the array's size, or larger where Bluestein pads an axis to its
+    /// convolution's length. Two where a pass's values must lie apart from both its input
+    /// and its output: an axis split in two passes, or padded for Bluestein, after another
+    /// axis's pass into scratch; and f32 C2R whose other axes take two passes of columns
+    /// (4096 points or more, as in 4096 x 8192). A buffer holds as many complex values as
+    /// the real array has elements: at 8192 x 8192 f32 C2R, two of 512 MiB.
+    pub fn scratch_bytes(&self) -> usize {
+        self.scratch.iter().map(|b| b.len()).sum()
     }
 
     pub fn recipe(&self) -> &FftNdRecipe {

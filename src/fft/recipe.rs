@@ -25,6 +25,16 @@ pub const MAX_PRIME_RADIX: usize = 61;
 /// to 0.97x everywhere, and slower still with larger ones.
 pub const RADER_MAX_CONVOLUTION_PRIME: usize = 23;
 
+/// Whether a row's DFTs of a prime that has a codelet may run by Rader's algorithm instead
+/// ([`FftRecipe::design_core_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PrimeCodelets {
+    /// Rader where [`rader_over_codelet`] says it was measured faster: the planner's choice.
+    RaderWhereMeasured,
+    /// The codelet always (the `stockham` variant: the row as designed before that rule).
+    Kept,
+}
+
 /// Whether a contiguous row of `kind` and `precision` whose core (`len` points, every prime
 /// factor with a codelet) has the largest prime factor p runs its DFTs of p by Rader's
 /// algorithm instead of the straight-line codelet: that DFT costs O(p^2), Rader's two
@@ -36,7 +46,10 @@ pub const RADER_MAX_CONVOLUTION_PRIME: usize = 23;
 /// 4.2x / 3.7x; p = 53 C2R f32 1.47x, f64 1.6x / 1.5x / 1.7x (f64 C2C 3816 0.77x, 4028 0.89x),
 /// but C2C and R2C f32 1.04x / 1.11x with 15 / 5 lengths under 0.97x (530 0.71x), so not there.
 /// With 37, 41 and 43 Rader won about half the lengths (the wisdom's `rader` entries), with 29,
-/// 31, 47 (46 = 2 x 23) and 59 (58 = 2 x 29) none.
+/// 31, 47 (46 = 2 x 23) and 59 (58 = 2 x 29) none in C2C f32; in f64 rows of 37 to 47 it won
+/// 237 of 340 real lengths and 47 of 125 C2C lengths past 2048 (forty-seventh session's wisdom). Where the rule loses, the wisdom's
+/// `stockham` entries keep the codelet (the forty-seventh session's search over every length
+/// the rule takes: mostly odd real lengths, 16 of 24 in R2C f32, and f64 C2C 3816 / 4028 / 4081).
 pub(crate) fn rader_over_codelet(kind: FftKind, precision: Precision, len: usize) -> bool {
     let p = largest_prime_factor(len);
     let pays = p == 61 || (p == 53 && (precision == Precision::F64 || kind == FftKind::C2R));
@@ -737,9 +750,17 @@ impl FftRecipe {
     /// came within 7%, always whole 11%. Then Bluestein's measured exceptions
     /// (bluestein_tuning.rs).
     pub(crate) fn design_core(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, limits: DeviceLimits) -> Result<Self> {
+        Self::design_core_with(problem, radix_cap, model, PrimeCodelets::RaderWhereMeasured, limits)
+    }
+
+    /// As [`FftRecipe::design_core`], with the choice between a prime's codelet and Rader
+    /// given: [`PrimeCodelets::Kept`] designs the row as the planner did before
+    /// [`rader_over_codelet`] (the `stockham` variant beside its Rader picks).
+    pub(crate) fn design_core_with(problem: FftProblem, radix_cap: Option<usize>, model: StockhamModel, codelets: PrimeCodelets, limits: DeviceLimits) -> Result<Self> {
         let len = Self::core_len(&problem);
         let mut core = Core::design(len, radix_cap, model);
-        if matches!(core, Core::Stockham { .. }) && model == StockhamModel::CONTIGUOUS_ROWS && rader_over_codelet(problem.kind, problem.precision, len) {
+        let rader_rule = codelets == PrimeCodelets::RaderWhereMeasured && model == StockhamModel::CONTIGUOUS_ROWS;
+        if matches!(core, Core::Stockham { .. }) && rader_rule && rader_over_codelet(problem.kind, problem.precision, len) {
             core = Core::rader(len, radix_cap).unwrap_or(core);
         }
         let mut recipe = Self::design_around(problem, core, limits)?;
@@ -753,7 +774,7 @@ impl FftRecipe {
             recipe = recipe.with_threads_for_held_values(limits);
             // C2R rows whose radix-16 first pass would read X[i] and X[m-i] elementwise: radices
             // of at most 15, which stage their load in pairs (half_spectrum.rs).
-            let capped = || Self::design_core(problem, Some(C2R_PAIRED_RADIX_CAP), model, limits).ok().filter(|c| c.tuning.half_spectrum_pairs);
+            let capped = || Self::design_core_with(problem, Some(C2R_PAIRED_RADIX_CAP), model, codelets, limits).ok().filter(|c| c.tuning.half_spectrum_pairs);
             if let Some(capped) = recipe.reads_c2r_pairs_apart_at_radix_16().then(capped).flatten() {
                 return Ok(capped);
             }

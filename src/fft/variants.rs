@@ -6,7 +6,7 @@ use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, wh
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
 use super::problem::{FftKind, FftProblem};
-use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
+use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";
@@ -88,7 +88,7 @@ impl FftRecipe {
         let len = self.core.len();
         let other = match self.core {
             // Where the planner runs Rader over a prime with a codelet of its own
-            // (`rader_over_codelet`), the straight-line DFT it replaced (its core, tuned as any core).
+            // (`rader_over_codelet`), the row the planner designs with the codelet kept.
             Core::Rader { prime, .. } if prime <= MAX_PRIME_RADIX => Some("stockham"),
             Core::Rader { .. } => Some("bluestein"),
             Core::Bluestein { .. } => Some("rader"),
@@ -98,8 +98,12 @@ impl FftRecipe {
         if let Some(what) = other {
             offer(what.into(), &|| {
                 let core = match what {
+                    // The whole design, its fitted rules included, with the codelet kept.
+                    "stockham" => {
+                        let kept = FftRecipe::design_core_with(self.problem, None, StockhamModel::CONTIGUOUS_ROWS, PrimeCodelets::Kept, limits).ok()?;
+                        return matches!(kept.core, Core::Stockham { .. }).then_some(kept);
+                    }
                     "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
-                    "stockham" => Some(Core::design(len, None, StockhamModel::CONTIGUOUS_ROWS)).filter(|c| matches!(c, Core::Stockham { .. })),
                     _ => Core::rader_up_to(len, None, MAX_PRIME_RADIX),
                 }?;
                 FftRecipe::design_around(self.problem, core, limits).ok()

@@ -214,17 +214,19 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     if rounds.len() < 2 {
         return Err(Error::invalid("wisdom: give two or more rounds of variants CSVs, so that a gain must repeat to count"));
     }
-    // (pick, variant) -> (its kernel, (round, gain) in each round that timed it).
-    let mut gains: BTreeMap<(String, String), (String, RoundGains)> = BTreeMap::new();
+    // (pick, variant, its kernel) -> (round, gain) in each round that timed it. Keyed by the
+    // kernel too: where a later search redefines a variant (the forty-seventh session's
+    // `stockham`), the rounds of the old kernel count for it alone, and it goes as stale.
+    let mut gains: BTreeMap<(String, String, String), RoundGains> = BTreeMap::new();
     for (round, (name, csv)) in rounds.iter().enumerate() {
         for (pick, variant, kernel, gain) in variant_rows(csv, name)? {
-            gains.entry((pick, variant)).or_insert((kernel, Vec::new())).1.push((round, gain));
+            gains.entry((pick, variant, kernel)).or_default().push((round, gain));
         }
     }
     // Every winner of each pick: timed in two rounds or more (each beside the pick in the
     // same run), its gain repeated in each (but one, `repeated_gain`).
     let mut winners: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
-    for ((pick, variant), (faster, round_gains)) in gains {
+    for ((pick, variant, faster), round_gains) in gains {
         if let Some(least) = repeated_gain(&round_gains) {
             winners.entry(pick.clone()).or_default().push(Candidate { entry: WisdomEntry { pick, faster, variant, gain: least }, rounds: round_gains });
         }
@@ -360,6 +362,25 @@ mod tests {
         assert!(parse_wisdom(&once).unwrap().is_empty());
         assert!(wisdom_from_variant_tables(&[("a.csv", &won)], L::H200).is_err());
         assert!(wisdom_from_variant_tables(&[("a.csv", "n,kernel\n"), ("b.csv", &won)], L::H200).unwrap_err().to_string().contains("no column 'variant'"));
+    }
+
+    /// A variant redefined between searches (its name kept, its kernel changed): the old
+    /// kernel's losing rounds do not count against the new one's, and the old kernel, no
+    /// longer the variant, makes no entry.
+    #[test]
+    fn rounds_count_for_the_kernel_they_timed() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+        let (what, variant) = pick.variants(L::H200).into_iter().next().unwrap();
+        let csv = |kernel: &str, gain: f64| {
+            format!("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n351,{what},{kernel},1,0.9,{gain},1\n351,heuristic,{},1,0.8,1.000,1\n", pick.kernel_name())
+        };
+        let (old_lost, new_won) = (csv("fft_c2c_f32_n351_old", 0.90), csv(&variant.kernel_name(), 1.08));
+        let rounds = [("1.csv", old_lost.as_str()), ("2.csv", &old_lost), ("3.csv", &new_won), ("4.csv", &new_won)];
+        let entries = parse_wisdom(&wisdom_from_variant_tables(&rounds, L::H200).unwrap()).unwrap();
+        assert_eq!(entries, vec![WisdomEntry { pick: pick.kernel_name(), faster: variant.kernel_name(), variant: what.clone(), gain: 1.08 }]);
+        let old_won = csv("fft_c2c_f32_n351_old", 1.20);
+        let stale = wisdom_from_variant_tables(&[("1.csv", &old_won), ("2.csv", &old_won)], L::H200).unwrap();
+        assert!(parse_wisdom(&stale).unwrap().is_empty());
     }
 
     /// Timed in three rounds or more (an entry re-timed by a later search), one round under
