@@ -46,8 +46,9 @@ pub(crate) enum PrimeCodelets {
 /// 4.2x / 3.7x; p = 53 C2R f32 1.47x, f64 1.6x / 1.5x / 1.7x (f64 C2C 3816 0.77x, 4028 0.89x),
 /// but C2C and R2C f32 1.04x / 1.11x with 15 / 5 lengths under 0.97x (530 0.71x), so not there.
 /// With 37, 41 and 43 Rader won about half the lengths (the wisdom's `rader` entries), with 29,
-/// 31, 47 (46 = 2 x 23) and 59 (58 = 2 x 29) none in C2C f32; in f64 rows of 37 to 47 it won
-/// 237 of 340 real lengths and 47 of 125 C2C lengths past 2048 (forty-seventh session's wisdom). Where the rule loses, the wisdom's
+/// 31, 47 (46 = 2 x 23) and 59 (58 = 2 x 29) none in C2C f32. In f64 it won at a fifth (C2C) to
+/// two thirds (real) of the rows of 29 to 59, and at 10 of 70 C2R f32 rows of 47 and 59 (the
+/// forty-seventh session's `rader` wisdom entries). Where this rule loses, the wisdom's
 /// `stockham` entries keep the codelet (the forty-seventh session's search over every length
 /// the rule takes: mostly odd real lengths, 16 of 24 in R2C f32, and f64 C2C 3816 / 4028 / 4081).
 pub(crate) fn rader_over_codelet(kind: FftKind, precision: Precision, len: usize) -> bool {

@@ -456,8 +456,9 @@ mod tests {
 
     #[test]
     fn kernels_whose_largest_codelet_spills_anyway_are_declared_without_launch_bounds() {
+        // The heuristic's picks: the wisdom runs f64 59 and 177 by Rader.
         let f64_source = |n: usize| {
-            let recipe = FftRecipe::design(FftProblem::c2c(n, 1000).precision(Precision::F64), H200).unwrap();
+            let recipe = FftRecipe::design_by_heuristic(FftProblem::c2c(n, 1000).precision(Precision::F64), H200).unwrap();
             (recipe.threads_per_block(), fft_source(&recipe).body)
         };
         // f64 rows of radix 59 and 61 (236 and 244 registers of values; 61 x 29 keeps its
@@ -472,7 +473,7 @@ mod tests {
         let recipe = FftRecipe::design(FftProblem::c2c(61, 1000), H200).unwrap();
         assert!(fft_source(&recipe).body.contains(&format!("KERNEL_BLOCK({}) void", recipe.threads_per_block())));
         // Above 256 threads a block the bound stays: 255 registers a thread would not launch.
-        let mut recipe = FftRecipe::design(FftProblem::c2c(59, 1000).precision(Precision::F64), H200).unwrap();
+        let mut recipe = FftRecipe::design_by_heuristic(FftProblem::c2c(59, 1000).precision(Precision::F64), H200).unwrap();
         recipe.tuning.transforms_per_block = 300;
         assert!(fft_source(&recipe).body.contains("KERNEL_BLOCK(300) void"));
     }
