@@ -18,6 +18,10 @@ libdir() { for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/l
 export LD_LIBRARY_PATH="$(libdir nvrtc):$(libdir cufft):${LD_LIBRARY_PATH:-}"
 mkdir -p $OUT/ab
 SHARDS=${SHARDS:-14}; ROUNDS=${ROUNDS:-2}; VAR_ROUNDS=${VAR_ROUNDS:-1}
+# Every CLI named must be there (`stage` empties .gpu/: put them back after it).
+for b in $BINS; do
+  [ -x .gpu/bins/$b ] || { echo "gpu_ab.sh: no CLI at .gpu/bins/$b (after staging, e.g. strip -o .gpu/bins/$b target/release/coalesce)" >&2; exit 2; }
+done
 shard() { # sizes list, i -> every SHARDS-th element
   echo "$1" | tr ',' '\n' | awk -v s=$SHARDS -v i=$2 'NR%s==i' | paste -sd, ; }
 t0=$(date +%s)
