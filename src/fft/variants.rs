@@ -96,17 +96,19 @@ impl FftRecipe {
             Core::Stockham { .. } | Core::Grid { .. } => None,
         };
         if let Some(what) = other {
-            offer(what.into(), &|| {
-                let core = match what {
-                    // The whole design, its fitted rules included, with the codelet kept.
-                    "stockham" => {
-                        let kept = FftRecipe::design_core_with(self.problem, None, StockhamModel::CONTIGUOUS_ROWS, PrimeCodelets::Kept, limits).ok()?;
-                        return matches!(kept.core, Core::Stockham { .. }).then_some(kept);
-                    }
-                    "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
-                    _ => Core::rader_up_to(len, None, MAX_PRIME_RADIX),
-                }?;
-                FftRecipe::design_around(self.problem, core, limits).ok()
+            offer(what.into(), &|| match what {
+                // The whole design, its fitted rules included, with the codelet kept.
+                "stockham" => FftRecipe::design_core_with(self.problem, None, StockhamModel::CONTIGUOUS_ROWS, PrimeCodelets::Kept, limits)
+                    .ok()
+                    .filter(|kept| matches!(kept.core, Core::Stockham { .. })),
+                // Another algorithm's core, tuned by the heuristic.
+                _ => {
+                    let core = match what {
+                        "bluestein" => Core::bluestein(len, len, whole_row_bluestein_len(len), MAX_COMPOSITE_RADIX),
+                        _ => Core::rader_up_to(len, None, MAX_PRIME_RADIX),
+                    }?;
+                    FftRecipe::design_around(self.problem, core, limits).ok()
+                }
             });
         }
         let t = self.tuning;
