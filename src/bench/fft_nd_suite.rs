@@ -48,6 +48,9 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
         lengths.extend([(100_000, "other"), (999_999, "other"), (1_000_000, "other"), (4093 * 4091, "two large primes"), (4097 * 17, "other")]);
         // Prime factors over one launch: Bluestein over passes.
         lengths.extend([(65_537, "large prime"), (1_000_003, "large prime"), (1_048_583, "large prime"), (3 * 100_003, "large prime")]);
+        // Convolutions 1.15x and 1.25x shorter than the next power of two (Bluestein's
+        // length choice, `SplitCosts::bluestein_len`): 911773 is prime, 838871 = 11 x 76261.
+        lengths.extend([(911_773, "large prime"), (838_871, "large prime")]);
     }
     for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
         for &(n, group) in &lengths {

@@ -47,7 +47,7 @@
 use super::cluster::CLUSTER_MAX_BYTES;
 use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
-use super::recipe::{DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
+use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
 use crate::fft::factor::{is_smooth, largest_prime_factor};
@@ -430,6 +430,7 @@ impl AxisJob {
             output_values: self.output_values.clone(),
             input_chirp: self.input_chirp.clone(),
             output_chirp: self.output_chirp.clone(),
+            between: None,
         }
     }
 
@@ -505,6 +506,7 @@ impl AxisJob {
             output_values: a_output,
             input_chirp: self.input_chirp.as_ref().map(|c| Chirp { at: c.at.split(n1, p), ..c.clone() }),
             output_chirp: None,
+            between: None,
         };
         // Pass B: Y[k1, k2] over k1, X[k2 + N2 k1] written (k2 a batch dimension). R2C: rows
         // k2 <= N2/2 only, each writing the coefficients no other row does. C2R: rows over
@@ -819,7 +821,48 @@ impl Planner {
         let (first, second) = job.bluestein(m);
         let padded = if from == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch };
         self.plan(first, from, padded, true)?;
+        if let Some((rest, middle)) = self.fuse_filter_pass(&second, padded, to)? {
+            return self.plan(rest, middle, to, false);
+        }
         self.plan(second, padded, to, false)
+    }
+
+    /// Bluestein over passes: the first transform's last pass (the filter on its writes: the
+    /// values X[n1 + N1 k], k < n, of row n1, left in `padded` where the pass read them) and
+    /// the second transform's pass A over those same points (x[n1 + N1 n2]) as one pass
+    /// ([`StridedIo::between`]), in place of the first. That pass writes the second's values
+    /// as pass A does (row n1 at N2 n1: `MiddleOrder::K2Inner`, so that the rest of the second
+    /// transform runs as any axis's), so not where it reads: into `padded` where the first
+    /// transform's last pass read another buffer, else into the other scratch buffer (not
+    /// `to`, which the rest writes). Returns the second transform's rest and the buffer it
+    /// reads; None, planning nothing, where the last pass is not such a pass.
+    ///
+    /// One read and write of the padded array fewer: 1000003 points in five passes, not six.
+    fn fuse_filter_pass(&mut self, second: &AxisJob, padded: PassBuffer, to: PassBuffer) -> Result<Option<(AxisJob, PassBuffer)>> {
+        let Some(last) = self.passes.last() else { return Ok(None) };
+        let (n, m, from) = (last.recipe.problem.len, second.len, last.from);
+        let Some(io) = last.recipe.io.as_ref() else { return Ok(None) };
+        let filter = io.output_chirp.as_ref().filter(|c| c.step == ChirpStep::Filter && c.at.row * n == m);
+        let plain = matches!(last.recipe.core, Core::Stockham { .. }) && io.twiddle.is_none() && io.input_chirp.is_none() && io.input() == io.output();
+        let middle = match (from, padded) {
+            (f, p) if f != p => p,
+            (_, PassBuffer::Scratch) => PassBuffer::SecondScratch,
+            _ => PassBuffer::Scratch,
+        };
+        let (Some(filter), true, true) = (filter, plain, last.to == padded && middle != to) else { return Ok(None) };
+        let (mut pass_a, rest) = second.split(n);
+        // The same rows as the last pass read (their places, in any order).
+        if (pass_a.input_stride, pass_a.input()) != (io.input_stride, io.input()) {
+            return Ok(None);
+        }
+        // Pass A's row n1 (its twiddle's dimension) holds X[n1 + N1 k] as value k.
+        let Some(twiddle) = pass_a.twiddle else { return Ok(None) };
+        let mut at = AxisIndex { row: m / n, dims: vec![0; pass_a.batch.len()] };
+        at.dims[twiddle.dim] = 1;
+        pass_a.between = Some(Chirp { at, ..filter.clone() });
+        let recipe = FftRecipe::design_strided(n, self.precision, pass_a, self.limits)?;
+        *self.passes.last_mut().expect("the first transform's last pass") = FftPass { recipe, from, to: middle };
+        Ok(Some((rest, middle)))
     }
 }
 
@@ -940,10 +983,20 @@ impl SplitCosts {
     }
 }
 
+/// The cost of a Bluestein convolution of a smooth length that is not a power of two,
+/// relative to [`pass_cost`]'s: its passes (radices 7 and 9, rows of 504 or 189 points) ran
+/// slower than the power of two's (radices 16 and 8, rows of 64..512), so a power of two up
+/// to this much longer is taken. Same-run A/B on an H200 (forty-eighth session, `bench fft
+/// --suite large-1d`): 2^21 against 2000376 = 504 x 63 x 63 for 1000003 points 1.40x faster
+/// (R2C and C2R too), against 1835008 = 512 x 56 x 64 for 911773 1.02x, against 1679616 =
+/// 486 x 54 x 64 for 838871 1.04x.
+const SMOOTH_CONVOLUTION_COST: f64 = 1.3;
+
 impl SplitCosts {
     /// The length of Bluestein's convolution for an axis of `n` points: among the 7-smooth
     /// lengths from 2n - 1 to a quarter more, and the next power of two, the one whose passes
-    /// move the fewest bytes by [`pass_cost`] (length x cost, the smaller length on ties).
+    /// move the fewest bytes by [`pass_cost`] (length x cost, the smaller length on ties;
+    /// other lengths than powers of two cost [`SMOOTH_CONVOLUTION_COST`] times more).
     /// Longer ones would need a pass fewer to pay off, which a quarter more length buys
     /// already; searching to the power of two took a second and a half at 10^6 points.
     fn bluestein_len(&mut self, n: usize) -> usize {
@@ -952,7 +1005,7 @@ impl SplitCosts {
         let candidates = (lo..=pow2.min(lo + lo / 4)).filter(|&m| is_smooth(m, 7)).chain([pow2]);
         let mut best = (f64::INFINITY, pow2);
         for m in candidates {
-            let c = self.axis(m, true).0 * m as f64;
+            let c = self.axis(m, true).0 * m as f64 * if m.is_power_of_two() { 1.0 } else { SMOOTH_CONVOLUTION_COST };
             if c < best.0 - 1e-9 {
                 best = (c, m);
             }
@@ -1233,16 +1286,29 @@ mod tests {
         assert!(m >= 2 * 4099 - 1 && is_smooth(m, 7), "{m}");
         let chirps: Vec<_> = r.passes.iter().map(|p| {
             let io = p.recipe.io.as_ref().unwrap();
-            (io.input_chirp.as_ref().map(|c| c.step), io.output_chirp.as_ref().map(|c| c.step))
+            let step = |c: &Option<Chirp>| c.as_ref().map(|c| c.step);
+            (step(&io.input_chirp), step(&io.between), step(&io.output_chirp))
         }).collect();
-        // Two transforms of m points, each in two passes: chirp in, filter out, chirp out.
-        assert_eq!(chirps, vec![(Some(ChirpStep::Signal), None), (None, Some(ChirpStep::Filter)), (None, None), (None, Some(ChirpStep::Spectrum))]);
+        // Two transforms of m points, each in two passes, the first's last and the second's
+        // first as one: chirp in, filter between, chirp out.
+        assert_eq!(chirps, vec![(Some(ChirpStep::Signal), None, None), (None, Some(ChirpStep::Filter), None), (None, None, Some(ChirpStep::Spectrum))]);
         let buffers: Vec<_> = r.passes.iter().map(|p| (p.from, p.to)).collect();
         use PassBuffer::*;
-        assert_eq!(buffers, vec![(Input, Scratch), (Scratch, Scratch), (Scratch, SecondScratch), (SecondScratch, Output)]);
+        // The fused pass writes other places than it reads (the second transform's pass A's):
+        // into the other scratch buffer, as the first transform's last pass ran in place.
+        assert_eq!(buffers, vec![(Input, Scratch), (Scratch, SecondScratch), (SecondScratch, Output)]);
+        // The fused pass: value k of its row n1 is X[n1 + N1 k] of the first transform, the
+        // four-step twiddle's row index n1 (e^{-2 pi i n1 k2/m} on its writes).
+        let fused = r.passes[1].recipe.io.as_ref().unwrap();
+        let (filter, twiddle, n) = (fused.between.as_ref().unwrap(), fused.twiddle.unwrap(), r.passes[1].recipe.problem.len);
+        assert_eq!((filter.at.row * n, twiddle.len), (m, m));
+        for b in 0..fused.rows() {
+            let n1 = AxisIndex { row: 0, dims: (0..fused.batch.len()).map(|d| usize::from(d == twiddle.dim)).collect() }.of(&fused.batch, b, 0);
+            assert_eq!(filter.at.of(&fused.batch, b, 1), n1 + m / n);
+        }
         // Every index of the convolution is read once by the first pass and written once by
         // the last; only those under 4099 touch the signal and the spectrum.
-        for (pass, read) in [(&r.passes[0], true), (&r.passes[3], false)] {
+        for (pass, read) in [(&r.passes[0], true), (&r.passes[2], false)] {
             let io = pass.recipe.io.as_ref().unwrap();
             let at = if read { &io.input_chirp } else { &io.output_chirp }.clone().unwrap().at;
             let mut seen = vec![0; 2 * m];
@@ -1260,10 +1326,12 @@ mod tests {
         assert_eq!(c.passes.last().unwrap().to, Output);
         assert!(matches!(c.passes[1].recipe.io.as_ref().unwrap().input_values, Values::Half(_)));
         assert!(c.scratch_len >= 3 * (2 * 4099 - 1));
-        // 10^6 + 3 is prime: a convolution of about 2 x 10^6 in three passes each way.
+        // 10^6 + 3 is prime: a convolution of about 2 x 10^6 in three passes each way, the
+        // middle two as one.
         let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1_000_003, 1), H200).unwrap();
         assert!(long.scratch_len >= 2_000_005 && long.scratch_len <= 2_500_000, "{}", long.scratch_len);
-        assert_eq!(long.passes.len(), 6);
+        assert_eq!(long.passes.len(), 5);
+        assert!(long.passes[2].recipe.io.as_ref().unwrap().between.is_some());
     }
 
     #[test]

@@ -141,7 +141,7 @@ impl Stage {
     /// The same transform with its radices in reverse order: a convolution's inverse
     /// transform, whose first pass then has the radix of the forward one's last, so that the
     /// two run as one pass (see `Core::stages`).
-    fn reversed(&self) -> Stage {
+    pub fn reversed(&self) -> Stage {
         Stage { radices: self.radices.iter().rev().copied().collect(), ..self.clone() }
     }
 

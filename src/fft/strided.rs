@@ -235,6 +235,13 @@ pub struct StridedIo {
     /// filter or the chirp on the last passes' writes.
     pub input_chirp: Option<Chirp>,
     pub output_chirp: Option<Chirp>,
+    /// Bluestein over passes, the first transform's last pass and the second's first in one
+    /// launch (`ChirpStep::Filter`): each row is transformed, its values times the filter's
+    /// spectrum (conjugated, as that step's writes have it), and transformed again over the
+    /// same points, in the order of the first transform's output; then written with the
+    /// four-step twiddle of the second transform's pass A. One read and write of the padded
+    /// array fewer (see `Planner::fuse_filter_pass`).
+    pub between: Option<Chirp>,
 }
 
 /// One side (input or output) of a pass: value i of row b at offset(b) + i * stride.
@@ -283,9 +290,10 @@ impl StridedIo {
         SideLayout { stride, dims }
     }
 
-    /// The Bluestein steps this pass takes: on its reads, then on its writes.
+    /// The Bluestein steps this pass takes: on its reads, between its two transforms, then
+    /// on its writes.
     pub fn chirps(&self) -> impl Iterator<Item = &Chirp> {
-        self.input_chirp.iter().chain(&self.output_chirp)
+        self.input_chirp.iter().chain(&self.between).chain(&self.output_chirp)
     }
 
     /// The Bluestein step that multiplies by the chirp (its tables hold e^{-pi i g^2/len}).
@@ -392,6 +400,14 @@ impl StridedIo {
             };
             if c.at.dims.len() != self.batch.len() || c.len == 0 || c.conv_len < 2 * c.len - 1 || (c.step == ChirpStep::Signal) != read || !same_index {
                 return Err(Error::invalid(format!("Bluestein step {c:?} on the {} of a pass with {} batch dimensions", if read { "input" } else { "output" }, self.batch.len())));
+            }
+        }
+        if let Some(c) = &self.between {
+            // Between two transforms of the row: the filter, g = f0 + i * row, with one
+            // filter step per pass.
+            let filters = self.chirps().filter(|c| c.step == ChirpStep::Filter).count();
+            if c.step != ChirpStep::Filter || c.at.dims.len() != self.batch.len() || c.conv_len < 2 * c.len - 1 || filters != 1 {
+                return Err(Error::invalid(format!("Bluestein step {c:?} between the transforms of a pass with {} batch dimensions", self.batch.len())));
             }
         }
         if let Some(t) = self.twiddle {
@@ -534,6 +550,7 @@ mod tests {
             output_values: Values::Complex,
             input_chirp: None,
             output_chirp: None,
+            between: None,
         };
         let computed = |len: usize, precision| io(len, Values::Complex).computes_twiddle(precision);
         assert!(computed(1 << 21, Precision::F32) && computed(1 << 24, Precision::F32));
@@ -559,6 +576,7 @@ mod tests {
             output_values: Values::Complex,
             input_chirp: None,
             output_chirp: None,
+            between: None,
         };
         assert_eq!(io.input(), SideLayout { stride: 32, dims: vec![(32, 1), (3, 2048)] });
         assert_eq!(io.output(), SideLayout { stride: 1, dims: vec![(96, 64)] });
@@ -585,6 +603,7 @@ mod tests {
             output_values: Values::Complex,
             input_chirp: None,
             output_chirp: None,
+            between: None,
         };
         let h200 = DeviceLimits::H200;
         let r = FftRecipe::design_strided(1024, Precision::F32, io(64), h200).unwrap();
@@ -614,6 +633,7 @@ mod tests {
             output_values: Values::Complex,
             input_chirp: None,
             output_chirp: None,
+            between: None,
         };
         for len in [1024, 512] {
             let r = FftRecipe::design_strided(len, Precision::F32, columns.clone(), h200).unwrap();
@@ -640,7 +660,7 @@ mod tests {
 
     #[test]
     fn dimensions_of_one_row_drop_out() {
-        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None, input_values: Values::Real, output_values: Values::Complex, input_chirp: None, output_chirp: None };
+        let io = StridedIo { input_stride: 5, output_stride: 5, batch: vec![BatchDim { count: 1, input: 1, output: 1 }], twiddle: None, input_values: Values::Real, output_values: Values::Complex, input_chirp: None, output_chirp: None, between: None };
         assert_eq!(io.input().dims, vec![(1, 0)]);
         assert_eq!(io.span(4, 1, &io.input()), Some(16));
         assert!(io.validate(4, 1).is_ok());
@@ -668,6 +688,7 @@ mod tests {
             output_values: Values::Packed(packed.clone()),
             input_chirp: None,
             output_chirp: None,
+            between: None,
         };
         assert!(io.validate(16, 1).is_ok());
         let blocks = io.packed_blocks(16).unwrap();

@@ -70,6 +70,9 @@ enum Finish {
     /// values of each line are the result. With several `lines` (DFTs), value k of line u
     /// goes to slot len u + k of the row, where a Stockham pass of radix len would write it.
     Chirp { len: usize, chirp: usize, lines: usize },
+    /// Bluestein over passes, between a strided pass's two transforms (`filtered_pair`): as
+    /// FilterConj, from the pass's filter table at g = f0 + k * `row` (f0: the row's part).
+    PassFilter { filter: usize, row: usize },
     /// Rader, after the first transform: as FilterConj, and X[0] = x[0] + (sum of the rest),
     /// which is value 0 of the transform, kept in the row's spare slot `len + u`.
     RaderFilter { filter: usize, len: usize },
@@ -123,7 +126,10 @@ impl KernelWriter<'_> {
     pub(super) fn core(&mut self, source: Source, sink: Sink) {
         let stages = self.r.stages();
         match self.r.core.clone() {
-            Core::Stockham { .. } => self.stockham(&stages[0], source, sink, Finish::None),
+            Core::Stockham { .. } => match self.r.io.as_ref().and_then(|io| io.between.as_ref()) {
+                Some(filter) => self.filtered_pair(&stages[0], filter.at.row, source, sink),
+                None => self.stockham(&stages[0], source, sink, Finish::None),
+            },
             Core::Bluestein { len, factor, conv_len, .. } => {
                 let (chirp, filter) = (self.tables.chirp, self.tables.filter);
                 let lines = len / factor;
@@ -208,6 +214,27 @@ impl KernelWriter<'_> {
         } else {
             self.passes(forward, 0, source, Sink::Shared, filter, None);
             self.passes(inverse, 0, Source::Shared, sink, finish, None);
+        }
+    }
+
+    /// A strided pass of Bluestein over passes that ends the first transform and begins the
+    /// second (`StridedIo::between`): the row's transform, its values times the pass's filter
+    /// (value k is the convolution's g = f0 + k * `row`), and the row's transform again, the
+    /// second's radices reversed so that its first pass goes on from the first's last in
+    /// registers (as a convolution's, see `convolution`).
+    fn filtered_pair(&mut self, stage: &Stage, row: usize, source: Source, sink: Sink) {
+        let filter = Finish::PassFilter { filter: self.tables.pass_filter, row };
+        let again = stage.reversed();
+        self.w.comment(&[
+            &format!("Bluestein over passes: the first transform's last pass ({} points a row), the filter's product, and", stage.len),
+            "the second transform's first pass over the same values (its four-step twiddle on the writes)",
+        ]);
+        if stage.radices.len() >= 2 {
+            self.passes(stage, 0, source, Sink::Shared, filter, Some(&again));
+            self.passes(&again, 1, Source::Shared, sink, Finish::None, None);
+        } else {
+            self.passes(stage, 0, source, Sink::Shared, filter, None);
+            self.passes(&again, 0, Source::Shared, sink, Finish::None, None);
         }
     }
 
@@ -452,6 +479,7 @@ impl KernelWriter<'_> {
         // into the instruction (see read_input).
         match finish {
             Finish::FilterConj { filter } | Finish::RaderFilter { filter, .. } => format!("cconj(cmul({v}, (tables + o)[{}u]))", filter + c),
+            Finish::PassFilter { filter, row } => format!("cconj(cmul({v}, tables[{filter}u + f0 + (u64)(o + {c}u) * {row}u]))"),
             Finish::Chirp { chirp, .. } => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + c),
             Finish::RaderScatter { .. } => format!("cadd(x0[{q}], cconj({v}))"),
             Finish::None => v.to_string(),

@@ -39,6 +39,9 @@ impl KernelWriter<'_> {
         self.step_functions(io);
         self.coefficient_function("input_coefficient", io, side_index(&io.input_values, &io.input_chirp));
         self.coefficient_function("output_coefficient", io, side_index(&io.output_values, &io.output_chirp));
+        if let Some(c) = &io.between {
+            self.coefficient_function("filter_coefficient", io, Some(&c.at));
+        }
         self.chirp_function(io);
         self.value_functions(io);
         let packed = r.packed_blocks();
@@ -57,6 +60,9 @@ impl KernelWriter<'_> {
         match packed {
             None => self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)")),
             Some(_) => self.packed_block_rows(),
+        }
+        if let Some(c) = &io.between {
+            self.w.line(format!("const u64 f0 = filter_coefficient(b);   /* value k of the row is g = f0 + k * {} along the convolution */", c.at.row));
         }
         // Sides of columns go straight between global memory and the core's first and last
         // passes (direct_io, `FftRecipe::with_direct_columns`); the rest are staged.
@@ -548,8 +554,13 @@ mod tests {
         let text: Vec<String> = r.passes.iter().map(|p| fft_source(&p.recipe).body).collect();
         assert!(text[0].contains("if (g >= 4099u) return MAKE_CPLX(0, 0);") && text[0].contains("return cmul(v, bluestein_chirp(tables, g));"));
         assert!(text[0].contains("const u64 m = (g * g) % 8198u;"), "{}", text[0]);
-        assert!(text[1].contains("v = cconj(cmul(v, tables[") && !text[1].contains("bluestein_chirp"));
-        assert!(!text[2].contains("bluestein") && !text[2].contains("cconj(cmul"));
-        assert!(text[3].contains("if (g >= 4099u) return;") && text[3].contains("v = cmul(cconj(v), bluestein_chirp(tables, g));"));
+        // The first transform's last pass and the second's first as one: the filter between
+        // the row's two transforms, from the row's f0, the four-step twiddle on its writes.
+        let m = r.scratch_len;
+        let row = m / r.passes[1].recipe.problem.len;
+        assert!(text[1].contains(&format!("const u64 f0 = filter_coefficient(b);   /* value k of the row is g = f0 + k * {row} along the convolution */")), "{}", text[1]);
+        assert!(text[1].contains(&format!("f0 + (u64)(o + 0u) * {row}u]))")) && !text[1].contains("bluestein_chirp"));
+        assert!(text[1].contains(&format!("step_twiddle(tables, (step * i) % {m}u)")));
+        assert!(text[2].contains("if (g >= 4099u) return;") && text[2].contains("v = cmul(cconj(v), bluestein_chirp(tables, g));"));
     }
 }
