@@ -38,8 +38,8 @@ fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
 }
 
 /// Long 1D: powers of two 2^12..2^28, lengths with large prime factors and primes over one
-/// launch (Bluestein), f32; powers of two to 2^24 in f64; R2C and C2R f32 powers of two and
-/// 10^6 + 3, f64 powers of two to 2^24.
+/// launch (Bluestein), f32; powers of two to 2^24 and 10^6 + 3 in f64; R2C and C2R f32
+/// powers of two and 10^6 + 3, f64 powers of two to 2^24.
 pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     let mut specs = Vec::new();
     let top = if quick { 16 } else { 28 };
@@ -54,11 +54,16 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     }
     for (precision, bytes) in [(Precision::F32, 8), (Precision::F64, 16)] {
         for &(n, group) in &lengths {
-            if precision == Precision::F64 && (!n.is_power_of_two() || n > 1 << 24) {
+            // f64: powers of two, and one prime over one launch.
+            if precision == Precision::F64 && !((n.is_power_of_two() && n <= 1 << 24) || n == 1_000_003) {
                 continue;
             }
             let batch = batch_for(quick, n, bytes);
-            let group = if precision == Precision::F64 { "f64" } else { group }.to_string();
+            let group = match precision {
+                Precision::F64 if n.is_power_of_two() => "f64".to_string(),
+                Precision::F64 => format!("f64 {group}"),
+                _ => group.to_string(),
+            };
             specs.push((format!("{n} x{batch} {precision}"), group, FftNdProblem::c2c_1d(n, batch).precision(precision), vec![n], batch));
         }
     }
