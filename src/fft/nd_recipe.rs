@@ -1306,6 +1306,12 @@ mod tests {
             let n1 = AxisIndex { row: 0, dims: (0..fused.batch.len()).map(|d| usize::from(d == twiddle.dim)).collect() }.of(&fused.batch, b, 0);
             assert_eq!(filter.at.of(&fused.batch, b, 1), n1 + m / n);
         }
+        // Only one filter step a pass, and only between codelets' passes.
+        let twice = StridedIo { output_chirp: fused.between.clone(), ..fused.clone() };
+        assert!(twice.validate(n, 1).is_err());
+        let other = FftRecipe::design_row(FftProblem::c2c(1009, 1), H200).unwrap().core;
+        let err = FftRecipe { core: other, ..r.passes[1].recipe.clone() }.check(H200).unwrap_err();
+        assert!(err.to_string().contains("needs a Stockham core"), "{err}");
         // Every index of the convolution is read once by the first pass and written once by
         // the last; only those under 4099 touch the signal and the spectrum.
         for (pass, read) in [(&r.passes[0], true), (&r.passes[2], false)] {

@@ -1132,6 +1132,12 @@ impl FftRecipe {
                 )));
             }
         }
+        if self.io.as_ref().is_some_and(|io| io.between.is_some()) && !matches!(self.core, Core::Stockham { .. }) {
+            return Err(Error::invalid(format!(
+                "a Bluestein filter between two transforms of a strided pass needs a Stockham core (a row of codelets): {}",
+                self.describe()
+            )));
+        }
         if let Some(c) = &self.cluster {
             c.check(self, limits)?;
         }
