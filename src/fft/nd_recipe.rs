@@ -63,6 +63,14 @@ pub enum PassBuffer {
     SecondScratch,
 }
 
+impl PassBuffer {
+    /// The scratch buffer other than this one (the first, unless this is it): where a pass
+    /// that cannot write where it reads goes from a scratch buffer, or from anywhere else.
+    fn other_scratch(self) -> PassBuffer {
+        if self == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch }
+    }
+}
+
 /// One launch of a multi-pass plan.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FftPass {
@@ -803,7 +811,7 @@ impl Planner {
     fn plan_rows_last(&mut self, shape: &[usize], spectrum: &[usize], column: usize, r: usize, from: PassBuffer) -> Result<()> {
         let (n, n2) = (shape[shape.len() - 1], spectrum[column] / r);
         let (pass_a, rest) = AxisJob::complex(spectrum, column).split(n2);
-        let middle = if from == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch };
+        let middle = from.other_scratch();
         self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
         // Pass B's input as the spectrum lies in scratch; its output, the reals'.
         let io = rows_grid_io(rest.io(), AxisJob::complex(shape, column).split(n2).1.io(), n, FftKind::C2R);
@@ -819,7 +827,7 @@ impl Planner {
         let rows: usize = job.dims.iter().map(|d| d.count).product();
         self.scratch_len = self.scratch_len.max(rows * m);
         let (first, second) = job.bluestein(m);
-        let padded = if from == PassBuffer::Scratch { PassBuffer::SecondScratch } else { PassBuffer::Scratch };
+        let padded = from.other_scratch();
         self.plan(first, from, padded, true)?;
         if let Some((rest, middle)) = self.fuse_filter_pass(&second, padded, to)? {
             return self.plan(rest, middle, to, false);
@@ -844,11 +852,7 @@ impl Planner {
         let Some(io) = last.recipe.io.as_ref() else { return Ok(None) };
         let filter = io.output_chirp.as_ref().filter(|c| c.step == ChirpStep::Filter && c.at.row * n == m);
         let plain = matches!(last.recipe.core, Core::Stockham { .. }) && io.twiddle.is_none() && io.input_chirp.is_none() && io.input() == io.output();
-        let middle = match (from, padded) {
-            (f, p) if f != p => p,
-            (_, PassBuffer::Scratch) => PassBuffer::SecondScratch,
-            _ => PassBuffer::Scratch,
-        };
+        let middle = if from != padded { padded } else { padded.other_scratch() };
         let (Some(filter), true, true) = (filter, plain, last.to == padded && middle != to) else { return Ok(None) };
         let (mut pass_a, rest) = second.split(n);
         // The same rows as the last pass read (their places, in any order).
