@@ -79,6 +79,13 @@ fn main() {
                 Ok(r) => {
                     println!("{arg}: {} passes", r.passes.len());
                     r.passes.iter().for_each(|p| show(&p.recipe));
+                    if let Some(s) = &r.separation {
+                        println!("after pass {}: {} {:?} -> {:?}, {:?}", s.after, s.pairs.kernel_name(), s.from, s.to, s.pairs);
+                        if let Some(dir) = &source_dir {
+                            let source = s.pairs.source();
+                            std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");
+                        }
+                    }
                 }
                 Err(e) => println!("{arg}: {e}"),
             }

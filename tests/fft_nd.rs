@@ -626,6 +626,20 @@ fn large_prime_factors_by_bluestein_over_passes() {
         check_real::<f32>(&device, FftNdProblem::r2c(&[4099, 3], &[1, 0]));
         check_real::<f32>(&device, FftNdProblem::c2r(&[4099, 3], &[1, 0]));
         check_real::<f64>(&device, FftNdProblem::c2r(&[3, 4099], &[0, 1]).f64());
+        // Rows in pairs (z = x + i y; `real_pairs.rs`): odd and even counts, a pair
+        // dimension that is not the slowest, f64, scaled, in place.
+        for batch in [3, 4] {
+            check_real::<f32>(&device, FftNdProblem::r2c_1d(4099, batch));
+            check_real::<f32>(&device, FftNdProblem::c2r_1d(4099, batch));
+        }
+        // An even length: X[N/2] joins by its real part too.
+        check_real::<f32>(&device, FftNdProblem::r2c_1d(2 * 4099, 3));
+        check_real::<f32>(&device, FftNdProblem::c2r_1d(2 * 4099, 2));
+        check_real::<f32>(&device, FftNdProblem::r2c(&[2, 4099, 5], &[1]).norm(Normalization::Ortho));
+        check_real::<f32>(&device, FftNdProblem::c2r(&[2, 4099, 5], &[1]).norm(Normalization::Forward));
+        check_real::<f64>(&device, FftNdProblem::r2c(&[5, 4099], &[1]).f64());
+        check_real_in_place::<f32>(&device, FftNdProblem::r2c(&[3, 4099], &[1]).in_place());
+        check_real_in_place::<f32>(&device, FftNdProblem::c2r(&[3, 4099], &[1]).in_place());
         if common::full() && !common::under_sanitizer() {
             check_real::<f32>(&device, FftNdProblem::r2c_1d(1_000_003, 1));
             check_real::<f32>(&device, FftNdProblem::c2r_1d(1_000_003, 1));

@@ -39,7 +39,7 @@ fn batch_for(quick: bool, elements: usize, bytes: usize) -> usize {
 
 /// Long 1D: powers of two 2^12..2^28, lengths with large prime factors and primes over one
 /// launch (Bluestein), f32; powers of two to 2^24 and 10^6 + 3 in f64; R2C and C2R f32
-/// powers of two and 10^6 + 3, f64 powers of two to 2^24.
+/// powers of two, 10^6 + 3 and 911773, f64 powers of two to 2^24 and 10^6 + 3.
 pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     let mut specs = Vec::new();
     let top = if quick { 16 } else { 28 };
@@ -70,16 +70,18 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
     for (kind, name) in [(FftKind::R2C, "r2c"), (FftKind::C2R, "c2r")] {
         let mut lengths: Vec<(usize, &str)> = (12..=top).map(|k| (1usize << k, "powers of two")).collect();
         if !quick {
-            lengths.push((1_000_003, "large prime"));
+            // Odd rows of a Bluestein axis run in pairs (real_pairs.rs).
+            lengths.extend([(1_000_003, "large prime"), (911_773, "large prime")]);
         }
         for (n, group) in lengths {
             let batch = batch_for(quick, n, 4);
             let problem = FftNdProblem { kind, ..FftNdProblem::r2c_1d(n, batch) };
             specs.push((format!("{name} {n} x{batch} f32"), format!("{name} {group}"), problem, vec![n], batch));
         }
-        // f64 powers of two up to 2^24, as for C2C.
-        for k in 12..=top.min(24) {
-            let (n, batch) = (1usize << k, batch_for(quick, 1 << k, 8));
+        // f64 powers of two up to 2^24 and 10^6 + 3, as for C2C.
+        let prime = (!quick).then_some(1_000_003);
+        for n in (12..=top.min(24)).map(|k| 1usize << k).chain(prime) {
+            let batch = batch_for(quick, n, 8);
             let problem = FftNdProblem { kind, ..FftNdProblem::r2c_1d(n, batch) }.f64();
             specs.push((format!("{name} {n} x{batch} f64"), format!("{name} f64"), problem, vec![n], batch));
         }
@@ -251,7 +253,7 @@ fn one<I: Element + Random, O: Element + Widen>(device: &Device, cfg: &BenchConf
     let timing = cfg.timing();
     let bytes = problem.bytes_moved() as f64;
     let ours = time_launches(device, timing, || plan.execute(direction, &input, &mut output))?;
-    let mut result = (plan.recipe().passes.len(), (ours.median_ms, ours.gbps(bytes) / copy_gbps), None, None);
+    let mut result = (plan.recipe().launches(), (ours.median_ms, ours.gbps(bytes) / copy_gbps), None, None);
     if device.backend() != Backend::Cuda {
         return Ok(result);
     }
@@ -489,7 +491,7 @@ mod tests {
         }
         let c2r = find(&long, "c2r 1048576 x64 f32").expect("C2R 2^20");
         assert_eq!((c2r.0.as_str(), c2r.1, c2r.2), ("c2r powers of two", vec![64, 1048576], 64));
-        assert_eq!(long.iter().filter(|s| s.1 == "r2c f64").count(), 13);
+        assert_eq!(long.iter().filter(|s| s.1 == "r2c f64").count(), 14, "2^12..2^24 and 10^6 + 3");
         // --sizes 65536: the six 2^16 cases of large-1d; 1024: the 2D 1024^2 cases only.
         let opts = |sizes| super::super::fft_suite::FftBenchOptions { sizes, ..Default::default() };
         let names = |specs: Vec<Spec>| specs.into_iter().map(|s| s.0).collect::<Vec<_>>();

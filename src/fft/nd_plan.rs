@@ -5,6 +5,7 @@ use super::nd::FftNdProblem;
 use super::nd_recipe::{FftNdRecipe, PassBuffer};
 use super::plan::{check_buffer, limits, FftPlan};
 use super::problem::{Direction, Placement};
+use super::real_pairs::SeparationPlan;
 use super::recipe::complex_bytes;
 use crate::device::{Arg, Device, DeviceBuffer, RawBuffer};
 use crate::element::Element;
@@ -17,6 +18,8 @@ use crate::error::{Error, Result};
 pub struct FftNdPlan {
     recipe: FftNdRecipe,
     passes: Vec<FftPlan>,
+    /// R2C over pairs of real rows: the launch that separates their spectra.
+    separation: Option<SeparationPlan>,
     /// Complex buffers of `recipe.scratch_len` values, as many as the passes use.
     scratch: Vec<DeviceBuffer<u8>>,
 }
@@ -32,7 +35,8 @@ impl FftNdPlan {
         let passes = FftPlan::from_recipes(device, recipe.passes.iter().map(|p| p.recipe.clone()).collect())?;
         let bytes = recipe.scratch_len * complex_bytes(recipe.problem.precision) as usize;
         let scratch = (0..recipe.scratch_buffers()).map(|_| device.alloc::<u8>(bytes)).collect::<Result<Vec<_>>>()?;
-        Ok(FftNdPlan { recipe, passes, scratch })
+        let separation = recipe.separation.as_ref().map(|s| SeparationPlan::new(device, s.pairs.clone())).transpose()?;
+        Ok(FftNdPlan { recipe, passes, separation, scratch })
     }
 
     /// Device memory the plan holds for the values between its passes, in bytes (what
@@ -92,15 +96,24 @@ impl FftNdPlan {
 
     fn run(&self, direction: Direction, input: &RawBuffer, output: &RawBuffer) -> Result<()> {
         let scale = self.problem().scale(direction);
-        let last = self.passes.len() - 1;
+        let buffer = |b: PassBuffer| match b {
+            PassBuffer::Input => input,
+            PassBuffer::Output => output,
+            PassBuffer::Scratch => self.scratch[0].raw(),
+            PassBuffer::SecondScratch => self.scratch[1].raw(),
+        };
+        // The last launch scales: the separation, where it comes after every pass.
+        let separation = self.separation.as_ref().zip(self.recipe.separation.as_ref());
+        let separation_last = separation.is_some_and(|(_, s)| s.after == self.passes.len());
+        let last = if separation_last { usize::MAX } else { self.passes.len() - 1 };
         for (i, (plan, pass)) in self.passes.iter().zip(&self.recipe.passes).enumerate() {
-            let buffer = |b: PassBuffer| match b {
-                PassBuffer::Input => Arg::Buffer(input),
-                PassBuffer::Output => Arg::Buffer(output),
-                PassBuffer::Scratch => Arg::Buffer(self.scratch[0].raw()),
-                PassBuffer::SecondScratch => Arg::Buffer(self.scratch[1].raw()),
-            };
-            plan.launch_scaled(direction, buffer(pass.from), buffer(pass.to), if i == last { scale } else { 1.0 })?;
+            if let Some((built, s)) = separation.filter(|(_, s)| s.after == i) {
+                built.launch(buffer(s.from), buffer(s.to), 1.0)?;
+            }
+            plan.launch_scaled(direction, Arg::Buffer(buffer(pass.from)), Arg::Buffer(buffer(pass.to)), if i == last { scale } else { 1.0 })?;
+        }
+        if let Some((built, s)) = separation.filter(|_| separation_last) {
+            built.launch(buffer(s.from), buffer(s.to), scale)?;
         }
         Ok(())
     }

@@ -42,13 +42,17 @@
 //! spectra of the even and odd reals separated in its last pass (R2C) or joined in its first
 //! (C2R) (`AxisJob::packed`, [`PackedAxis`]): on an H200 1.1-1.55x faster than splitting the
 //! real rows (twenty-eighth session). Otherwise a four-step split of it writes and reads only
-//! half of them (the conjugate symmetry of real rows' spectra, `AxisJob::real_split`).
+//! half of them (the conjugate symmetry of real rows' spectra, `AxisJob::real_split`). A halved
+//! axis that runs Bluestein over passes takes its rows two at a time as one complex row, z =
+//! x + i y (`AxisJob::real_pairs`, [`RealPairs`]); R2C then separates the pairs' spectra in a
+//! launch of its own ([`Separation`]; real_pairs.rs).
 
 use super::cluster::CLUSTER_MAX_BYTES;
 use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
-use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, StepTwiddle, StridedIo, Values};
+use super::real_pairs::PairSeparation;
+use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, RealPairs, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
 use crate::fft::factor::{is_smooth, largest_prime_factor};
 
@@ -84,16 +88,29 @@ pub struct FftPass {
 pub struct FftNdRecipe {
     pub problem: FftNdProblem,
     pub passes: Vec<FftPass>,
+    /// R2C whose halved axis runs Bluestein over pairs of real rows: the launch that takes
+    /// their spectra apart, after the axis's passes.
+    pub separation: Option<Separation>,
     /// Complex values each scratch buffer holds: the array's size, or more where Bluestein
     /// pads an axis to its convolution's length.
     pub scratch_len: usize,
+}
+
+/// The launch of a [`PairSeparation`] in a multi-pass plan: after the first `after` passes,
+/// from Z in `from` to the half spectra in `to`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Separation {
+    pub after: usize,
+    pub pairs: PairSeparation,
+    pub from: PassBuffer,
+    pub to: PassBuffer,
 }
 
 impl FftNdRecipe {
     pub fn design(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
         let costs = SplitCosts { long_row: longest_row(problem.precision, limits), ..SplitCosts::default() };
-        let mut planner = Planner { precision: problem.precision, limits, costs, passes: Vec::new(), scratch_len: problem.len() };
+        let mut planner = Planner { precision: problem.precision, limits, costs, passes: Vec::new(), separation: None, scratch_len: problem.len() };
         let spectrum = problem.spectrum_shape();
         // Long axes first: out of place, their first pass can then read the input and
         // write the output, and no scratch is needed for the first of them.
@@ -203,22 +220,37 @@ impl FftNdRecipe {
                 }
             }
         }
-        Ok(FftNdRecipe { problem, passes: planner.passes, scratch_len: planner.scratch_len })
+        Ok(FftNdRecipe { problem, passes: planner.passes, separation: planner.separation, scratch_len: planner.scratch_len })
     }
 
     /// How many scratch buffers (complex, of `scratch_len` values) the passes use: 0, 1 or 2.
     pub fn scratch_buffers(&self) -> usize {
-        let uses = |b: PassBuffer| self.passes.iter().any(|p| p.from == b || p.to == b);
+        let separation = self.separation.iter().flat_map(|s| [s.from, s.to]);
+        let buffers: Vec<PassBuffer> = self.passes.iter().flat_map(|p| [p.from, p.to]).chain(separation).collect();
+        let uses = |b: PassBuffer| buffers.contains(&b);
         usize::from(uses(PassBuffer::Scratch)) + usize::from(uses(PassBuffer::SecondScratch))
+    }
+
+    /// Launches an execution queues, each a read and a write of the array (or of its padded
+    /// copy): the passes and the separation of real pairs.
+    pub fn launches(&self) -> usize {
+        self.passes.len() + usize::from(self.separation.is_some())
     }
 
     /// One line per pass, for logs.
     pub fn describe(&self) -> String {
         let p = &self.problem;
-        let mut text = format!("{} {:?} over axes {:?}, {} passes", p.kind, p.shape, p.axes, self.passes.len());
-        for pass in &self.passes {
+        let launches = self.launches();
+        let mut text = format!("{} {:?} over axes {:?}, {} passes", p.kind, p.shape, p.axes, launches);
+        let separation = |after: usize| match self.separation.as_ref().filter(|s| s.after == after) {
+            Some(s) => format!("\n  {:?} -> {:?}: {} ({:?})", s.from, s.to, s.pairs.kernel_name(), s.pairs),
+            None => String::new(),
+        };
+        for (i, pass) in self.passes.iter().enumerate() {
+            text.push_str(&separation(i));
             text.push_str(&format!("\n  {:?} -> {:?}: {}", pass.from, pass.to, pass.recipe.describe()));
         }
+        text.push_str(&separation(self.passes.len()));
         text
     }
 }
@@ -592,6 +624,32 @@ impl AxisJob {
         Some(AxisJob { len: n / 2, step: s, dims: dims.collect(), input_values, output_values, input_chirp: None, output_chirp: None })
     }
 
+    /// A whole real axis (see `real_split`) as pairs of its rows in the batch dimension with
+    /// the most rows (see [`RealPairs`]): R2C reads each pair as x + i y and writes its
+    /// spectrum Z as complex values (`plan_bluestein` leaves them in the padded copy); C2R
+    /// reads X + i Y and writes x and y. None where no dimension holds two rows.
+    fn real_pairs(&self) -> Option<AxisJob> {
+        let kind = self.real_split()?;
+        let (d, dim) = self.dims.iter().enumerate().filter(|(_, d)| d.count >= 2).max_by_key(|(i, d)| (d.count, std::cmp::Reverse(*i)))?;
+        let mut dims = self.dims.clone();
+        match kind {
+            FftKind::R2C => {
+                let (pairs, on_reals) = RealPairs::of(d, dim.count, dim.input);
+                dims[d].count = pairs;
+                dims.iter_mut().for_each(|d| d.output = d.middle);
+                let step = Dim { output: self.step.middle, ..self.step };
+                Some(AxisJob { step, dims, input_values: Values::RealPairs(on_reals), output_values: Values::Complex, ..self.clone() })
+            }
+            _ => {
+                let Values::Half(half) = &self.input_values else { return None };
+                let (pairs, on_reals) = RealPairs::of(d, dim.count, dim.output);
+                let (_, on_half) = RealPairs::of(d, dim.count, dim.input);
+                dims[d].count = pairs;
+                Some(AxisJob { dims, input_values: Values::HalfPairs(half.clone(), on_half), output_values: Values::RealPairs(on_reals), ..self.clone() })
+            }
+        }
+    }
+
     /// Bluestein over passes: the axis as two forward transforms of `m` points (a cyclic
     /// convolution, see [`Chirp`]), the first from this job's input into a copy of the array
     /// padded to `m` along the axis (the chirp on its first read, the filter on its last
@@ -629,6 +687,8 @@ fn weighted(values: &Values, factor: usize, at: usize) -> Values {
     match values {
         Values::Half(h) => Values::Half(HalfAxis { at: h.at.split(factor, at), ..h.clone() }),
         Values::Packed(p) => Values::Packed(PackedAxis { at: p.at.split(factor, at), ..p.clone() }),
+        Values::RealPairs(p) => Values::RealPairs(p.shifted(at)),
+        Values::HalfPairs(h, p) => Values::HalfPairs(HalfAxis { at: h.at.split(factor, at), ..h.clone() }, p.shifted(at)),
         other => other.clone(),
     }
 }
@@ -640,6 +700,7 @@ struct Planner {
     limits: DeviceLimits,
     costs: SplitCosts,
     passes: Vec<FftPass>,
+    separation: Option<Separation>,
     scratch_len: usize,
 }
 
@@ -821,18 +882,52 @@ impl Planner {
     }
 
     /// An axis whose prime factor is too large for one launch: its convolution's two
-    /// transforms, through a scratch buffer padded along the axis.
+    /// transforms, through a scratch buffer padded along the axis (`plan_convolution`). A
+    /// whole real axis with rows to pair runs them in pairs (see [`RealPairs`]): half the
+    /// convolution's work; R2C then separates the pairs' spectra in a launch of its own.
     fn plan_bluestein(&mut self, job: AxisJob, from: PassBuffer, to: PassBuffer) -> Result<()> {
+        let paired = match job.real_pairs() {
+            Some(paired) => paired,
+            None => return self.plan_convolution(job, from, Some(to)).map(|_| ()),
+        };
+        let Values::RealPairs(on_reals) = paired.input_values else {
+            return self.plan_convolution(paired, from, Some(to)).map(|_| ());
+        };
+        // R2C: Z stays where the second transform runs, in the padded copy's layout (the
+        // second transform's input side), and the separation writes the half spectra.
+        let second = paired.bluestein(self.costs.bluestein_len(paired.len)).1;
+        let z = self.plan_convolution(paired, from, None)?;
+        let batch = second.dims.iter().zip(&job.dims).map(|(z, x)| BatchDim { count: z.count, input: z.input, output: x.output }).collect();
+        let (_, pairs) = RealPairs::of(on_reals.dim, job.dims[on_reals.dim].count, job.dims[on_reals.dim].output);
+        let separation = PairSeparation { len: job.len, precision: self.precision, z_stride: second.step.input, x_stride: job.step.output, batch, pairs };
+        self.separation = Some(Separation { after: self.passes.len(), pairs: separation, from: z, to });
+        Ok(())
+    }
+
+    /// Bluestein's two transforms of `job` from `from`, through a scratch buffer padded
+    /// along the axis, into `to`; with None, the second transform writes where it starts, in
+    /// the padded layout (R2C pairs' Z). Returns the buffer the second transform wrote.
+    fn plan_convolution(&mut self, job: AxisJob, from: PassBuffer, to: Option<PassBuffer>) -> Result<PassBuffer> {
         let m = self.costs.bluestein_len(job.len);
         let rows: usize = job.dims.iter().map(|d| d.count).product();
-        self.scratch_len = self.scratch_len.max(rows * m);
-        let (first, second) = job.bluestein(m);
+        let (first, mut second) = job.bluestein(m);
+        // The padded copy's places: rows x m, or further where pairs take every other row
+        // of a dimension that is not the slowest (their places keep the array's strides).
+        let span = 1 + (m - 1) * first.step.output + first.dims.iter().map(|d| (d.count - 1) * d.output).sum::<usize>();
+        self.scratch_len = self.scratch_len.max(rows * m).max(span);
+        if to.is_none() {
+            second.step.output = second.step.input;
+            second.dims.iter_mut().for_each(|d| d.output = d.input);
+        }
         let padded = from.other_scratch();
         self.plan(first, from, padded, true)?;
-        if let Some((rest, middle)) = self.fuse_filter_pass(&second, padded, to)? {
-            return self.plan(rest, middle, to, false);
-        }
-        self.plan(second, padded, to, false)
+        let (second, start) = match self.fuse_filter_pass(&second, padded, to)? {
+            Some((rest, middle)) => (rest, middle),
+            None => (second, padded),
+        };
+        let to = to.unwrap_or(start);
+        self.plan(second, start, to, false)?;
+        Ok(to)
     }
 
     /// Bluestein over passes: the first transform's last pass (the filter on its writes: the
@@ -846,14 +941,14 @@ impl Planner {
     /// reads; None, planning nothing, where the last pass is not such a pass.
     ///
     /// One read and write of the padded array fewer: 1000003 points in five passes, not six.
-    fn fuse_filter_pass(&mut self, second: &AxisJob, padded: PassBuffer, to: PassBuffer) -> Result<Option<(AxisJob, PassBuffer)>> {
+    fn fuse_filter_pass(&mut self, second: &AxisJob, padded: PassBuffer, to: Option<PassBuffer>) -> Result<Option<(AxisJob, PassBuffer)>> {
         let Some(last) = self.passes.last() else { return Ok(None) };
         let (n, m, from) = (last.recipe.problem.len, second.len, last.from);
         let Some(io) = last.recipe.io.as_ref() else { return Ok(None) };
         let filter = io.output_chirp.as_ref().filter(|c| c.step == ChirpStep::Filter && c.at.row * n == m);
         let plain = matches!(last.recipe.core, Core::Stockham { .. }) && io.twiddle.is_none() && io.input_chirp.is_none() && io.input() == io.output();
         let middle = if from != padded { padded } else { padded.other_scratch() };
-        let (Some(filter), true, true) = (filter, plain, last.to == padded && middle != to) else { return Ok(None) };
+        let (Some(filter), true, true) = (filter, plain, last.to == padded && Some(middle) != to) else { return Ok(None) };
         let (mut pass_a, rest) = second.split(n);
         // The same rows as the last pass read (their places, in any order).
         if (pass_a.input_stride, pass_a.input()) != (io.input_stride, io.input()) {
@@ -1039,6 +1134,7 @@ pub fn axis_cost(n: usize, strided: bool) -> (f64, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fft::codegen::fft_source;
     use crate::fft::recipe::Core;
 
     const H200: DeviceLimits = DeviceLimits::H200;
@@ -1334,14 +1430,53 @@ mod tests {
         assert_eq!((c.passes[0].from, c.passes[0].to), (Input, Scratch));
         assert_eq!((c.passes[1].from, c.passes[1].to), (Scratch, SecondScratch));
         assert_eq!(c.passes.last().unwrap().to, Output);
-        assert!(matches!(c.passes[1].recipe.io.as_ref().unwrap().input_values, Values::Half(_)));
-        assert!(c.scratch_len >= 3 * (2 * 4099 - 1));
+        assert!(matches!(c.passes[1].recipe.io.as_ref().unwrap().input_values, Values::HalfPairs(..)), "three rows in two pairs");
+        assert!(c.scratch_len >= 2 * (2 * 4099 - 1), "two pairs of rows");
         // 10^6 + 3 is prime: a convolution of about 2 x 10^6 in three passes each way, the
         // middle two as one.
         let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1_000_003, 1), H200).unwrap();
         assert!(long.scratch_len >= 2_000_005 && long.scratch_len <= 2_500_000, "{}", long.scratch_len);
         assert_eq!(long.passes.len(), 5);
         assert!(long.passes[2].recipe.io.as_ref().unwrap().between.is_some());
+    }
+
+    #[test]
+    fn real_rows_of_bluestein_axes_run_in_pairs() {
+        let io = |p: &FftPass| p.recipe.io.clone().unwrap();
+        // R2C of three rows: pairs (0, 1) and (1, 2), one row apart; Z left in scratch in
+        // the padded layout, then separated into the output, pair 0's second row dropped.
+        let r = FftNdRecipe::design(FftNdProblem::r2c_1d(4099, 3), H200).unwrap();
+        let m = r.scratch_len / 2;
+        assert!(m >= 2 * 4099 - 1, "two pair rows of the padded copy: {m}");
+        let Values::RealPairs(read) = io(&r.passes[0]).input_values else { panic!("{}", r.describe()) };
+        assert_eq!((read.partner, read.shared_first), (4099, true));
+        assert_eq!(io(&r.passes[0]).batch[read.dim].count, 2);
+        let s = r.separation.as_ref().expect("R2C pairs separate their spectra");
+        assert_eq!((s.after, s.from, s.to), (r.passes.len(), r.passes.last().unwrap().to, PassBuffer::Output));
+        assert_ne!(s.from, PassBuffer::Output);
+        assert_eq!((s.pairs.rows(), s.pairs.pairs.partner, s.pairs.pairs.shared_first, s.pairs.x_stride), (2, 2050, true, 1));
+        assert_eq!(s.pairs.batch.iter().map(|d| d.input).max(), Some(m), "Z in the padded layout");
+        assert!(r.describe().contains("fft_separate_pairs_f32_n4099"), "{}", r.describe());
+        let last = io(r.passes.last().unwrap());
+        assert_eq!((last.output_stride, last.output()), (last.input_stride, last.input()), "the last pass writes Z where it read");
+        let text = s.pairs.source().body;
+        assert!(text.contains("if ((b / 1u) % 2u != 0) xb[k * 1u + 2050u]"), "{text}");
+        // C2R of four rows: pairs (0, 2) and (1, 3), read as X + i Y and written as x and y;
+        // no separation.
+        let c = FftNdRecipe::design(FftNdProblem::c2r_1d(4099, 4), H200).unwrap();
+        assert!(c.separation.is_none());
+        let Values::HalfPairs(_, joined) = io(&c.passes[0]).input_values else { panic!("{}", c.describe()) };
+        let Values::RealPairs(written) = io(c.passes.last().unwrap()).output_values else { panic!("{}", c.describe()) };
+        assert_eq!((joined.partner, written.partner, written.shared_first), (2 * 2050, 2 * 4099, false));
+        let first = fft_source(&c.passes[0].recipe).body;
+        assert!(first.contains("cplx v = MAKE_CPLX(x.x - y.y, x.y + y.x);   /* X + i Y */"), "{first}");
+        // An odd count: pair 0's second row is the last pair's first, written once.
+        let odd = FftNdRecipe::design(FftNdProblem::c2r_1d(4099, 3), H200).unwrap();
+        let last = fft_source(&odd.passes.last().unwrap().recipe).body;
+        assert!(last.contains("u != 0) row[") && last.contains("/* y */"), "{last}");
+        // One row: nothing to pair.
+        let one = FftNdRecipe::design(FftNdProblem::r2c_1d(4099, 1), H200).unwrap();
+        assert!(one.separation.is_none() && io(&one.passes[0]).input_values == Values::Real);
     }
 
     #[test]

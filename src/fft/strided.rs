@@ -62,6 +62,41 @@ pub enum Values {
     /// The half spectrum of a real axis whose reals are transformed as complex pairs (R2C's
     /// last pass, C2R's first; see [`PackedAxis`]).
     Packed(PackedAxis),
+    /// Two real rows as one complex row, z = x + i y (see [`RealPairs`]): read so by R2C's
+    /// first pass, written so by C2R's last.
+    RealPairs(RealPairs),
+    /// Two half spectra read as one complex row, Z[g] = X[g] + i Y[g], each coefficient as
+    /// `Half` reads it (C2R's first pass; see [`RealPairs`]).
+    HalfPairs(HalfAxis, RealPairs),
+}
+
+/// Two rows of a real transform run as one complex row: z = x + i y on the reals' side. Its
+/// spectrum Z = X + i Y holds both rows' spectra, taken apart as X[k] = (Z[k] + conj Z[N-k])/2
+/// and Y[k] = (Z[k] - conj Z[N-k])/2i in a pass of its own (real_pairs.rs). Batch dimension
+/// `dim` counts the pairs: of its c rows, pair j < ceil(c/2) takes rows j and j + c -
+/// ceil(c/2), the second `partner` elements after the first. With `shared_first` (c odd) pair
+/// 0's second row is also the last pair's first: read twice, written by the last pair only.
+/// Half the arithmetic of the complex transform of each row, and half the bytes between its
+/// passes, where Bluestein runs a real axis over passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RealPairs {
+    pub dim: usize,
+    pub partner: usize,
+    pub shared_first: bool,
+}
+
+impl RealPairs {
+    /// Rows `count` of a batch dimension `stride` elements apart, as pairs in dimension
+    /// `dim`: ceil(count/2) of them, and the pairing.
+    pub fn of(dim: usize, count: usize, stride: usize) -> (usize, RealPairs) {
+        let pairs = count.div_ceil(2);
+        (pairs, RealPairs { dim, partner: (count - pairs) * stride, shared_first: count % 2 == 1 })
+    }
+
+    /// After a four-step split inserted a batch dimension at `at`.
+    pub fn shifted(self, at: usize) -> RealPairs {
+        RealPairs { dim: if self.dim >= at { self.dim + 1 } else { self.dim }, ..self }
+    }
 }
 
 /// Where value i of row b lies along the whole axis a pass helps transform: a four-step
@@ -327,6 +362,14 @@ impl StridedIo {
         self.twiddle.filter(|_| !self.computes_twiddle(precision)).map(|t| RootDigits::of(t.len))
     }
 
+    /// The side read or written as pairs of real rows (see [`RealPairs`]), if any.
+    pub fn pairs(&self) -> Option<&RealPairs> {
+        [&self.input_values, &self.output_values].into_iter().find_map(|v| match v {
+            Values::RealPairs(p) | Values::HalfPairs(_, p) => Some(p),
+            _ => None,
+        })
+    }
+
     /// The packed side (see [`PackedAxis`]): R2C's output or C2R's input.
     pub fn packed(&self) -> Option<&PackedAxis> {
         match (&self.input_values, &self.output_values) {
@@ -375,10 +418,21 @@ impl StridedIo {
         }
         for values in [&self.input_values, &self.output_values] {
             match values {
-                Values::Half(h) if h.at.dims.len() != self.batch.len() || h.len == 0 => {
+                Values::Half(h) | Values::HalfPairs(h, _) if h.at.dims.len() != self.batch.len() || h.len == 0 => {
                     return Err(Error::invalid(format!("half-spectrum axis {h:?} for a batch of {} dimensions", self.batch.len())));
                 }
                 _ => {}
+            }
+        }
+        // Pairs of real rows: one side, read (reals or half spectra) or written (reals), in a
+        // batch dimension of the pass, and no four-step twiddle on paired writes.
+        let paired = |v: &Values| matches!(v, Values::RealPairs(_) | Values::HalfPairs(..));
+        if let Some(p) = self.pairs() {
+            let written_half = matches!(self.output_values, Values::HalfPairs(..));
+            let both = paired(&self.input_values) && paired(&self.output_values);
+            let twiddled_writes = self.twiddle.is_some() && paired(&self.output_values);
+            if p.dim >= self.batch.len() || p.partner == 0 || both || written_half || twiddled_writes {
+                return Err(Error::invalid(format!("pairs of real rows {p:?} on a pass of {len}-point rows over {:?}", self.batch)));
             }
         }
         if let Some(p) = self.packed() {
@@ -395,7 +449,7 @@ impl StridedIo {
             let Some(c) = chirp else { continue };
             // One index per side: a half spectrum's coefficient is the chirp's g.
             let same_index = match values {
-                Values::Half(h) => h.at == c.at,
+                Values::Half(h) | Values::HalfPairs(h, _) => h.at == c.at,
                 _ => true,
             };
             if c.at.dims.len() != self.batch.len() || c.len == 0 || c.conv_len < 2 * c.len - 1 || (c.step == ChirpStep::Signal) != read || !same_index {
@@ -415,8 +469,13 @@ impl StridedIo {
                 return Err(Error::invalid(format!("four-step twiddle of dimension {} in a batch of {}", t.dim, self.batch.len())));
             }
         }
-        for side in [self.input(), self.output()] {
-            if self.span(len, run, &side).is_none() {
+        // A paired side reaches its partners' rows too.
+        let partner = |v: &Values| match v {
+            Values::RealPairs(p) | Values::HalfPairs(_, p) => p.partner,
+            _ => 0,
+        };
+        for (side, values) in [(self.input(), &self.input_values), (self.output(), &self.output_values)] {
+            if self.span(len, run, &side).and_then(|s| s.checked_add(partner(values))).is_none() {
                 return Err(Error::SizeOverflow { count: self.rows() as u64, elem_size: len * 16 });
             }
         }

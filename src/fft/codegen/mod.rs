@@ -25,6 +25,7 @@ mod passes;
 mod strided;
 
 pub use strided::interleaved_stride;
+pub(crate) use strided::offset_function;
 
 use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};

@@ -439,7 +439,8 @@ impl KernelWriter<'_> {
             // Global memory is addressed as a pointer at o plus a literal, as tables are.
             let value = Self::finished(p.finish, q, &v, i * ns);
             if p.sink == Sink::OwnRow {
-                self.w.line(format!("write_value(out_row, tables, step, k0, {}, {value}, sign, scale);", Self::value_index(stage, &at)));
+                let pair_row = super::strided::pair_row_arg(self.r.io.as_ref().expect("own rows are strided"), "b");
+                self.w.line(format!("write_value(out_row, tables, step, k0, {}, {value}, sign, scale{pair_row});", Self::value_index(stage, &at)));
             } else if writes_global {
                 let (o, c) = self.global_index(stage, "o", i * ns);
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));

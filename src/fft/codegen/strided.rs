@@ -20,6 +20,7 @@ use super::KernelWriter;
 use crate::fft::recipe::{Core, FftRecipe};
 use crate::fft::strided::{AxisIndex, Chirp, ChirpStep, SideLayout, StridedIo, Values};
 use crate::fft::tables::RootDigits;
+use crate::kernel::SourceWriter;
 
 /// Distance in shared memory between value i and value i + 1 of a row, in complex values.
 pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
@@ -144,14 +145,16 @@ impl KernelWriter<'_> {
         match row_start(&output, "output_offset", &row) {
             Some(start) => self.row_loop(store_count, |w| {
                 w.line(format!(
-                    "{}write_value(out + {start}, tables, step_index({row}), output_coefficient({row}), i, {}, sign, scale);",
+                    "{}write_value(out + {start}, tables, step_index({row}), output_coefficient({row}), i, {}, sign, scale{});",
                     guard("row"),
-                    Self::sh(buffer, "row", "i")
+                    Self::sh(buffer, "row", "i"),
+                    pair_row_arg(io, &row)
                 ));
             }),
             None => {
                 self.own_output_row();
-                self.own_row(store_count, r.tuning.threads_per_transform, |i| format!("{}write_value(out_row, tables, step, k0, {i}, {}, sign, scale);", guard("s"), Self::sh(buffer, "s", i)));
+                let pair_row = pair_row_arg(io, "b");
+                self.own_row(store_count, r.tuning.threads_per_transform, |i| format!("{}write_value(out_row, tables, step, k0, {i}, {}, sign, scale{pair_row});", guard("s"), Self::sh(buffer, "s", i)));
             }
         }
     }
@@ -184,19 +187,7 @@ impl KernelWriter<'_> {
 
     /// `u64 name(u64 b)`: where row b's values start, from the batch dimensions of one side.
     pub(super) fn offset_function(&mut self, name: &str, side: &SideLayout) {
-        self.w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
-        let (last, rest) = side.dims.split_last().expect("a side has a dimension");
-        if rest.is_empty() {
-            self.w.line(format!("return b * {}u;", last.1));
-        } else {
-            self.w.line("u64 at = 0;");
-            for (count, stride) in rest {
-                self.w.line(format!("at += (b % {count}u) * {stride}u;"));
-                self.w.line(format!("b /= {count}u;"));
-            }
-            self.w.line(format!("return at + b * {}u;", last.1));
-        }
-        self.w.close();
+        offset_function(&mut self.w, name, side);
     }
 
     /// `step_index(b)`, the four-step twiddle's row index, and `step_twiddle(tables, m)`,
@@ -315,6 +306,19 @@ impl KernelWriter<'_> {
                 self.w.line(format!("cplx v = row[mirrored ? (i64)({at}) - (i64)(2 * g - {}u) * {} : (i64)({at})];", h.len, h.unit));
                 self.w.line("if (mirrored) v.y = -v.y;")
             }
+            Values::RealPairs(p) => self.w.line(format!("cplx v = MAKE_CPLX(row[{at}], row[{at} + {}u]);   /* two real rows as one: x + i y */", p.partner)),
+            Values::HalfPairs(h, p) => {
+                self.w.line(format!("const bool mirrored = g > {}u;   /* stored as its mirror image {} - g, conjugated */", h.len / 2, h.len));
+                self.w.line(format!("const i64 at = mirrored ? (i64)({at}) - (i64)(2 * g - {}u) * {} : (i64)({at});", h.len, h.unit));
+                self.w.line(format!("cplx x = row[at], y = row[at + {}];   /* the coefficient of both rows of the pair */", p.partner));
+                self.w.line("if (mirrored) { x.y = -x.y; y.y = -y.y; }");
+                self.w.comment(&[&format!(
+                    "X[0] (and X[{}/2]) count only by their real parts, as the rows are real: in X + i Y an imaginary part would move into the other row",
+                    h.len
+                )]);
+                self.w.line(format!("if (g == 0 || 2 * g == {}u) {{ x.y = 0; y.y = 0; }}", h.len));
+                self.w.line("cplx v = MAKE_CPLX(x.x - y.y, x.y + y.x);   /* X + i Y */")
+            }
         };
         self.w.line("v.y *= sign;   /* inverse: conj on the way in and out */");
         match self.r.core {
@@ -327,8 +331,9 @@ impl KernelWriter<'_> {
 
     pub(super) fn write_value_function(&mut self, io: &StridedIo) {
         let out_type = element_type(&io.output_values);
+        let pair_row = if matches!(io.output_values, Values::RealPairs(_)) { ", u64 b" } else { "" };
         self.w.open(format!(
-            "DEVICE_FN void write_value(GLOBAL {out_type}* row, const GLOBAL cplx* RESTRICT tables, u64 step, u64 k0, u32 i, cplx v, real sign, real scale)"
+            "DEVICE_FN void write_value(GLOBAL {out_type}* row, const GLOBAL cplx* RESTRICT tables, u64 step, u64 k0, u32 i, cplx v, real sign, real scale{pair_row})"
         ));
         self.w.line("(void)tables; (void)step; (void)k0;");
         let mut mirror = None;
@@ -382,6 +387,15 @@ impl KernelWriter<'_> {
         }
         match &io.output_values {
             Values::Real => self.w.line(format!("row[{at}] = v.x * scale;   /* a real signal: the imaginary parts are zero */")),
+            Values::RealPairs(p) => {
+                self.w.line(format!("row[{at}] = v.x * scale;   /* a pair of real rows, z = x + i y: x */"));
+                let second = format!("row[{at} + {}u] = v.y * (sign * scale);   /* y */", p.partner);
+                match p.shared_first {
+                    false => self.w.line(second),
+                    // Pair 0's second row is the last pair's first (an odd count of rows).
+                    true => self.w.line(format!("if ({} != 0) {second}", batch_index(io, p.dim))),
+                }
+            }
             _ => self.w.line(format!("row[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
         };
         self.w.close();
@@ -413,6 +427,23 @@ impl KernelWriter<'_> {
     }
 }
 
+/// `u64 name(u64 b)`: where row b's values start, from the batch dimensions of one side.
+pub(crate) fn offset_function(w: &mut SourceWriter, name: &str, side: &SideLayout) {
+    w.open(format!("DEVICE_FN u64 {name}(u64 b)"));
+    let (last, rest) = side.dims.split_last().expect("a side has a dimension");
+    if rest.is_empty() {
+        w.line(format!("return b * {}u;", last.1));
+    } else {
+        w.line("u64 at = 0;");
+        for (count, stride) in rest {
+            w.line(format!("at += (b % {count}u) * {stride}u;"));
+            w.line(format!("b /= {count}u;"));
+        }
+        w.line(format!("return at + b * {}u;", last.1));
+    }
+    w.close();
+}
+
 /// Where row `row` (an expression: `first + row`) of a side starts, if its values are
 /// contiguous: such rows are copied row by row, consecutive threads on consecutive values,
 /// wherever the rows lie (one row distance, or `offset_fn` of the batch dimensions: C2R's
@@ -423,6 +454,15 @@ pub(super) fn row_start(side: &SideLayout, offset_fn: &str, row: &str) -> Option
         (Some(stride), _) => Some(format!("({row}) * {stride}u")),
         (None, 1) => Some(format!("{offset_fn}({row})")),
         _ => None,
+    }
+}
+
+/// `write_value`'s last argument where its side is pairs of real rows (which pair: `row`, an
+/// expression for the batch row), else nothing.
+pub(super) fn pair_row_arg(io: &StridedIo, row: &str) -> String {
+    match io.output_values {
+        Values::RealPairs(_) => format!(", {row}"),
+        _ => String::new(),
     }
 }
 
@@ -465,7 +505,7 @@ fn digits_text(digits: RootDigits) -> String {
 /// spectrum's coefficient or Bluestein's index (the same one where a side has both).
 pub(super) fn side_index<'a>(values: &'a Values, chirp: &'a Option<Chirp>) -> Option<&'a AxisIndex> {
     match (values, chirp) {
-        (Values::Half(h), _) => Some(&h.at),
+        (Values::Half(h) | Values::HalfPairs(h, _), _) => Some(&h.at),
         (Values::Packed(p), _) => Some(&p.at),
         (_, Some(c)) => Some(&c.at),
         _ => None,
@@ -480,7 +520,7 @@ fn times(s: usize) -> String {
 /// The kernel's type of one element of a side.
 pub(super) fn element_type(values: &Values) -> &'static str {
     match values {
-        Values::Real => "real",
+        Values::Real | Values::RealPairs(_) => "real",
         _ => "cplx",
     }
 }
