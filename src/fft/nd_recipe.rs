@@ -893,21 +893,21 @@ impl Planner {
         let Values::RealPairs(on_reals) = paired.input_values else {
             return self.plan_convolution(paired, from, Some(to)).map(|_| ());
         };
-        // R2C: Z stays where the second transform runs, in the padded copy's layout (the
-        // second transform's input side), and the separation writes the half spectra.
-        let second = paired.bluestein(self.costs.bluestein_len(paired.len)).1;
-        let z = self.plan_convolution(paired, from, None)?;
-        let batch = second.dims.iter().zip(&job.dims).map(|(z, x)| BatchDim { count: z.count, input: z.input, output: x.output }).collect();
+        // R2C: Z stays where the second transform runs, in the padded copy's layout, and the
+        // separation writes the half spectra.
+        let (z, second) = self.plan_convolution(paired, from, None)?;
+        let batch = second.dims.iter().zip(&job.dims).map(|(z, x)| BatchDim { count: z.count, input: z.output, output: x.output }).collect();
         let (_, pairs) = RealPairs::of(on_reals.dim, job.dims[on_reals.dim].count, job.dims[on_reals.dim].output);
-        let separation = PairSeparation { len: job.len, precision: self.precision, z_stride: second.step.input, x_stride: job.step.output, batch, pairs };
+        let separation = PairSeparation { len: job.len, precision: self.precision, z_stride: second.step.output, x_stride: job.step.output, batch, pairs };
         self.separation = Some(Separation { after: self.passes.len(), pairs: separation, from: z, to });
         Ok(())
     }
 
     /// Bluestein's two transforms of `job` from `from`, through a scratch buffer padded
     /// along the axis, into `to`; with None, the second transform writes where it starts, in
-    /// the padded layout (R2C pairs' Z). Returns the buffer the second transform wrote.
-    fn plan_convolution(&mut self, job: AxisJob, from: PassBuffer, to: Option<PassBuffer>) -> Result<PassBuffer> {
+    /// the padded layout (R2C pairs' Z). Returns the buffer the second transform wrote, and
+    /// its job (whose output side is where it wrote).
+    fn plan_convolution(&mut self, job: AxisJob, from: PassBuffer, to: Option<PassBuffer>) -> Result<(PassBuffer, AxisJob)> {
         let m = self.costs.bluestein_len(job.len);
         let rows: usize = job.dims.iter().map(|d| d.count).product();
         let (first, mut second) = job.bluestein(m);
@@ -921,13 +921,13 @@ impl Planner {
         }
         let padded = from.other_scratch();
         self.plan(first, from, padded, true)?;
-        let (second, start) = match self.fuse_filter_pass(&second, padded, to)? {
+        let (rest, start) = match self.fuse_filter_pass(&second, padded, to)? {
             Some((rest, middle)) => (rest, middle),
-            None => (second, padded),
+            None => (second.clone(), padded),
         };
         let to = to.unwrap_or(start);
-        self.plan(second, start, to, false)?;
-        Ok(to)
+        self.plan(rest, start, to, false)?;
+        Ok((to, second))
     }
 
     /// Bluestein over passes: the first transform's last pass (the filter on its writes: the
@@ -1460,7 +1460,7 @@ mod tests {
         let last = io(r.passes.last().unwrap());
         assert_eq!((last.output_stride, last.output()), (last.input_stride, last.input()), "the last pass writes Z where it read");
         let text = s.pairs.source().body;
-        assert!(text.contains("if ((b / 1u) % 2u != 0) xb[k * 1u + 2050u]"), "{text}");
+        assert!(text.contains("if (b % 2u != 0) xb[k * 1u + 2050u]"), "{text}");
         // C2R of four rows: pairs (0, 2) and (1, 3), read as X + i Y and written as x and y;
         // no separation.
         let c = FftNdRecipe::design(FftNdProblem::c2r_1d(4099, 4), H200).unwrap();

@@ -289,6 +289,23 @@ pub struct SideLayout {
 }
 
 impl SideLayout {
+    /// One side of rows `stride` apart in their values and batched as `batch` says, each
+    /// dimension `of` elements apart on this side.
+    pub fn of(batch: &[BatchDim], stride: usize, of: impl Fn(&BatchDim) -> usize) -> SideLayout {
+        let mut dims: Vec<(usize, usize)> = Vec::new();
+        for d in batch.iter().filter(|d| d.count > 1) {
+            match dims.last_mut() {
+                // A dimension that continues the previous one merges into it.
+                Some(last) if last.0 * last.1 == of(d) => last.0 *= d.count,
+                _ => dims.push((d.count, of(d))),
+            }
+        }
+        if dims.is_empty() {
+            dims.push((1, 0));
+        }
+        SideLayout { stride, dims }
+    }
+
     /// Rows one after another, `row_stride` apart, values contiguous: read and written
     /// row by row (consecutive threads take consecutive values of a row).
     pub fn contiguous_rows(&self) -> Option<usize> {
@@ -311,18 +328,7 @@ impl StridedIo {
     }
 
     fn side(&self, stride: usize, of: impl Fn(&BatchDim) -> usize) -> SideLayout {
-        let mut dims: Vec<(usize, usize)> = Vec::new();
-        for d in self.batch.iter().filter(|d| d.count > 1) {
-            match dims.last_mut() {
-                // A dimension that continues the previous one merges into it.
-                Some(last) if last.0 * last.1 == of(d) => last.0 *= d.count,
-                _ => dims.push((d.count, of(d))),
-            }
-        }
-        if dims.is_empty() {
-            dims.push((1, 0));
-        }
-        SideLayout { stride, dims }
+        SideLayout::of(&self.batch, stride, of)
     }
 
     /// The Bluestein steps this pass takes: on its reads, between its two transforms, then

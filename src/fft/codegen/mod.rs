@@ -25,7 +25,7 @@ mod passes;
 mod strided;
 
 pub use strided::interleaved_stride;
-pub(crate) use strided::offset_function;
+pub(crate) use strided::{batch_dim_index, offset_function};
 
 use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, Literal};
@@ -124,6 +124,16 @@ impl TableLayout {
             _ => (self.core_twiddles, Self::twiddle_period(core)),
         }
     }
+}
+
+/// The kernel's `real` and `cplx` types and MAKE_CPLX, for `precision`.
+pub(crate) fn precision_types(w: &mut SourceWriter, precision: Precision) {
+    let (real, cplx, make) = match precision {
+        Precision::F32 => ("f32", "c32", "MAKE_C32"),
+        Precision::F64 => ("f64", "c64", "MAKE_C64"),
+    };
+    w.line(format!("typedef {real} real;")).line(format!("typedef {cplx} cplx;"));
+    w.line(format!("#define MAKE_CPLX(re, im) {make}(re, im)"));
 }
 
 /// Source of the plan's kernel; its one entry point is `recipe.kernel_name()`.
@@ -240,12 +250,7 @@ impl<'a> KernelWriter<'a> {
 
     /// The kernel's `real` and `cplx` types, MAKE_CPLX and PAD.
     fn types(&mut self) {
-        let (real, cplx, make) = match self.r.problem.precision {
-            Precision::F32 => ("f32", "c32", "MAKE_C32"),
-            Precision::F64 => ("f64", "c64", "MAKE_C64"),
-        };
-        self.w.line(format!("typedef {real} real;")).line(format!("typedef {cplx} cplx;"));
-        self.w.line(format!("#define MAKE_CPLX(re, im) {make}(re, im)"));
+        precision_types(&mut self.w, self.r.problem.precision);
         self.w.line(match self.r.tuning.pad_shift {
             Some(s) => format!("#define PAD(i) ((i) + ((i) >> {s}))  /* one spare slot per {} values: fewer bank conflicts */", 1 << s),
             None => "#define PAD(i) (i)".to_string(),

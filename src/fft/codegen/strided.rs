@@ -18,7 +18,7 @@
 use super::passes::{Sink, Source};
 use super::KernelWriter;
 use crate::fft::recipe::{Core, FftRecipe};
-use crate::fft::strided::{AxisIndex, Chirp, ChirpStep, SideLayout, StridedIo, Values};
+use crate::fft::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, SideLayout, StridedIo, Values};
 use crate::fft::tables::RootDigits;
 use crate::kernel::SourceWriter;
 
@@ -468,8 +468,13 @@ pub(super) fn pair_row_arg(io: &StridedIo, row: &str) -> String {
 
 /// The expression for row b's index in batch dimension `d` (the first dimension fastest).
 fn batch_index(io: &StridedIo, d: usize) -> String {
-    let below: usize = io.batch[..d].iter().map(|d| d.count).product();
-    let count = io.batch[d].count;
+    batch_dim_index(&io.batch, d)
+}
+
+/// `batch_index` over a batch of its own (the real pairs' separation, real_pairs.rs).
+pub(crate) fn batch_dim_index(batch: &[BatchDim], d: usize) -> String {
+    let below: usize = batch[..d].iter().map(|d| d.count).product();
+    let count = batch[d].count;
     if below == 1 { format!("b % {count}u") } else { format!("(b / {below}u) % {count}u") }
 }
 
