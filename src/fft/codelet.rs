@@ -1,9 +1,11 @@
 //! Straight-line DFT codelets: `dft_R(cplx* v)` transforms R values in place (forward sign).
 //! Generated, not hand-written: primes by the symmetric pairing of x[k] and x[R-k] (half the
 //! multiplies of a plain DFT), composites by one Cooley-Tukey split into smaller codelets with
-//! constant twiddles, quarter turns done as swaps and sign flips.
+//! constant twiddles (quarter turns done as swaps and sign flips), or, where the kernel asks
+//! for it ([`CodeletSplit::FewestInstructions`]), by a prime-factor (Good-Thomas) split into
+//! coprime factors, which needs no twiddles at all, where that takes fewer instructions.
 
-use super::factor::is_prime;
+use super::factor::{gcd, is_prime};
 use super::tables::unit_root;
 
 /// Formats a real constant as a literal of the kernel's precision.
@@ -22,14 +24,36 @@ impl Literal {
     }
 }
 
+/// How composite codelets split.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeletSplit {
+    /// Cooley-Tukey always.
+    CooleyTukey,
+    /// The Cooley-Tukey split or a prime-factor one, whichever takes fewer instructions
+    /// (6, 10, 12, 14, 15, 21 ... take 8-15% fewer). Fewer instructions are not always faster:
+    /// on an H200 the prime-factor codelets ran 2.5% faster in f32 Bluestein rows (the most
+    /// arithmetic a value), but were no faster in Stockham rows and up to 30% slower in some
+    /// Rader rows (more registers; fiftieth session, docs/BENCHMARKS.md), hence a choice.
+    FewestInstructions,
+}
+
 /// Emits single-assignment statements over `cplx` temporaries.
+#[derive(Clone)]
 struct Gen {
     lines: Vec<String>,
     next: usize,
     lit: Literal,
+    split: CodeletSplit,
+    /// Real arithmetic instructions emitted so far (a multiply-add counted once), by which a
+    /// composite radix picks its split.
+    ops: usize,
 }
 
 impl Gen {
+    fn new(lit: Literal, split: CodeletSplit) -> Gen {
+        Gen { lines: Vec::new(), next: 0, lit, split, ops: 0 }
+    }
+
     fn def(&mut self, expr: String) -> String {
         let name = format!("t{}", self.next);
         self.next += 1;
@@ -38,10 +62,12 @@ impl Gen {
     }
 
     fn add(&mut self, a: &str, b: &str) -> String {
+        self.ops += 2;
         self.def(format!("cadd({a}, {b})"))
     }
 
     fn sub(&mut self, a: &str, b: &str) -> String {
+        self.ops += 2;
         self.def(format!("csub({a}, {b})"))
     }
 
@@ -60,6 +86,7 @@ impl Gen {
         }
         let w = unit_root(e as u64, r as u64);
         let (c, s) = (self.lit.real(w.re), self.lit.real(w.im));
+        self.ops += 4;
         self.def(format!("MAKE_CPLX({x}.x * {c} - {x}.y * {s}, {x}.x * {s} + {x}.y * {c})"))
     }
 
@@ -70,8 +97,26 @@ impl Gen {
             1 => x.to_vec(),
             2 => vec![self.add(&x[0], &x[1]), self.sub(&x[0], &x[1])],
             _ if is_prime(r) => self.prime(x),
-            _ => self.split(x),
+            _ if self.split == CodeletSplit::CooleyTukey => self.split(x),
+            _ => self.composite(x),
         }
+    }
+
+    /// Composite r: the Cooley-Tukey split and every prime-factor split are generated, and the
+    /// one with the fewest instructions kept (ties to Cooley-Tukey).
+    fn composite(&mut self, x: &[String]) -> Vec<String> {
+        let r = x.len();
+        let mut best = self.clone();
+        let mut best_y = best.split(x);
+        for a in (2..r).filter(|&a| r.is_multiple_of(a) && a * a < r && gcd(a, r / a) == 1) {
+            let mut trial = self.clone();
+            let y = trial.prime_factor_split(x, a);
+            if trial.ops < best.ops {
+                (best, best_y) = (trial, y);
+            }
+        }
+        *self = best;
+        best_y
     }
 
     /// Prime r: y[m] and y[r-m] share the sums over pairs a_k = x_k + x_{r-k}, b_k = x_k - x_{r-k}:
@@ -98,6 +143,7 @@ impl Gen {
                 sr += &format!("{sep}{s} * {}.x", b[k - 1]);
                 si += &format!("{sep}{s} * {}.y", b[k - 1]);
             }
+            self.ops += 4 * h + 4; // t and s: h multiply-adds per component; y[m], y[r-m]: 4 adds
             let t = self.def(format!("MAKE_CPLX({tr}, {ti})"));
             let s = self.def(format!("MAKE_CPLX({sr}, {si})"));
             // y[m] = t - i s, y[r-m] = t + i s
@@ -129,11 +175,35 @@ impl Gen {
         }
         y
     }
+
+    /// Coprime r = a*b (Good-Thomas): a-point DFTs over x[(b*n1 + a*n2) mod r], then b-point
+    /// DFTs of their outputs, with no twiddles between; output k1 of the n2-th a-point DFT and
+    /// k2 of the k1-th b-point DFT is y[k] for the k with k = k1 mod a and k = k2 mod b
+    /// (W_r^{(b n1 + a n2) k} = W_a^{n1 k} W_b^{n2 k}).
+    fn prime_factor_split(&mut self, x: &[String], a: usize) -> Vec<String> {
+        let r = x.len();
+        let b = r / a;
+        let z: Vec<Vec<String>> = (0..b)
+            .map(|n2| {
+                let col: Vec<String> = (0..a).map(|n1| x[(b * n1 + a * n2) % r].clone()).collect();
+                self.dft(&col)
+            })
+            .collect();
+        let mut y = vec![String::new(); r];
+        for k1 in 0..a {
+            let row: Vec<String> = z.iter().map(|outputs| outputs[k1].clone()).collect();
+            for (k2, v) in self.dft(&row).into_iter().enumerate() {
+                let k = (0..r).find(|k| k % a == k1 && k % b == k2).expect("coprime factors");
+                y[k] = v;
+            }
+        }
+        y
+    }
 }
 
 /// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place.
-pub fn codelet_function(radix: usize, lit: Literal) -> String {
-    let mut g = Gen { lines: Vec::new(), next: 0, lit };
+pub fn codelet_function(radix: usize, lit: Literal, split: CodeletSplit) -> String {
+    let mut g = Gen::new(lit, split);
     let inputs: Vec<String> = (0..radix).map(|i| format!("v[{i}]")).collect();
     let outputs = g.dft(&inputs);
     let mut text = format!("/* forward DFT of {radix} points, in place */\nDEVICE_FN void dft_{radix}(cplx* v) {{\n");
@@ -147,4 +217,116 @@ pub fn codelet_function(radix: usize, lit: Literal) -> String {
     }
     text += "}\n";
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    const F64: Literal = Literal { f64: true };
+
+    /// Runs a codelet's text on the CPU: its statements are single assignments of `cadd`,
+    /// `csub` or `MAKE_CPLX` of sums of products of literals and components.
+    fn run_codelet(text: &str, input: &[(f64, f64)]) -> Vec<(f64, f64)> {
+        let mut vars: HashMap<String, (f64, f64)> =
+            input.iter().enumerate().map(|(i, &v)| (format!("v[{i}]"), v)).collect();
+        let mut out = input.to_vec();
+        for line in text.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("const cplx ") {
+                let (name, expr) = rest.trim_end_matches(';').split_once(" = ").unwrap();
+                let value = complex_expr(expr, &vars);
+                vars.insert(name.to_string(), value);
+            } else if let Some(rest) = line.strip_prefix("v[") {
+                let (index, name) = rest.trim_end_matches(';').split_once("] = ").unwrap();
+                out[index.parse::<usize>().unwrap()] = vars[name];
+            }
+        }
+        out
+    }
+
+    fn complex_expr(expr: &str, vars: &HashMap<String, (f64, f64)>) -> (f64, f64) {
+        let args = |inner: &str| inner.strip_suffix(')').unwrap().split(", ").map(str::to_string).collect::<Vec<_>>();
+        if let Some(inner) = expr.strip_prefix("cadd(") {
+            let (a, b) = (vars[&args(inner)[0]], vars[&args(inner)[1]]);
+            (a.0 + b.0, a.1 + b.1)
+        } else if let Some(inner) = expr.strip_prefix("csub(") {
+            let (a, b) = (vars[&args(inner)[0]], vars[&args(inner)[1]]);
+            (a.0 - b.0, a.1 - b.1)
+        } else {
+            let inner = expr.strip_prefix("MAKE_CPLX(").unwrap().strip_suffix(')').unwrap();
+            let (re, im) = inner.split_once(", ").unwrap();
+            (real_expr(re, vars), real_expr(im, vars))
+        }
+    }
+
+    /// A sum of terms `f * f * ...` (tokens apart by spaces) whose factors are `(literal)` or
+    /// `[-]name.x` / `[-]name.y`.
+    fn real_expr(expr: &str, vars: &HashMap<String, (f64, f64)>) -> f64 {
+        let (mut total, mut term, mut sign) = (0.0, 1.0, 1.0);
+        for token in expr.split(' ') {
+            match token {
+                "*" => {}
+                "+" | "-" => {
+                    total += sign * term;
+                    (term, sign) = (1.0, if token == "+" { 1.0 } else { -1.0 });
+                }
+                _ => term *= factor(token, vars),
+            }
+        }
+        total + sign * term
+    }
+
+    fn factor(f: &str, vars: &HashMap<String, (f64, f64)>) -> f64 {
+        if let Some(negated) = f.strip_prefix('-') {
+            return -factor(negated, vars);
+        }
+        if let Some(lit) = f.strip_prefix('(') {
+            return lit.strip_suffix(')').unwrap().parse().unwrap();
+        }
+        let (name, part) = f.rsplit_once('.').unwrap();
+        if part == "x" { vars[name].0 } else { vars[name].1 }
+    }
+
+    /// Real instructions of the codelet of `radix` with the fewest, and with Cooley-Tukey's.
+    fn ops(radix: usize) -> (usize, usize) {
+        let inputs: Vec<String> = (0..radix).map(|i| format!("v[{i}]")).collect();
+        let mut picked = Gen::new(F64, CodeletSplit::FewestInstructions);
+        picked.dft(&inputs);
+        let mut cooley_tukey = Gen::new(F64, CodeletSplit::CooleyTukey);
+        cooley_tukey.dft(&inputs);
+        (picked.ops, cooley_tukey.ops)
+    }
+
+    #[test]
+    fn codelets_compute_the_dft() {
+        let splits = [CodeletSplit::CooleyTukey, CodeletSplit::FewestInstructions];
+        for (radix, split) in (2..=32).chain([36, 40, 42, 46, 52, 58, 60]).flat_map(|r| splits.map(|s| (r, s))) {
+            let text = codelet_function(radix, F64, split);
+            let input: Vec<(f64, f64)> = (0..radix).map(|i| ((i as f64 * 0.37).sin(), (i as f64 * 1.3 + 0.2).cos())).collect();
+            let got = run_codelet(&text, &input);
+            for (k, g) in got.iter().enumerate() {
+                let want = (0..radix).fold((0.0, 0.0), |acc, n| {
+                    let w = unit_root((n * k) as u64, radix as u64);
+                    (acc.0 + input[n].0 * w.re - input[n].1 * w.im, acc.1 + input[n].0 * w.im + input[n].1 * w.re)
+                });
+                assert!((g.0 - want.0).abs() + (g.1 - want.1).abs() < 1e-12, "radix {radix} {split:?}, k {k}: {g:?} != {want:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn coprime_radices_split_without_twiddles() {
+        // 6, 10, 12, 14, 15 split into coprime factors: no constant multiplies but the prime
+        // codelets' own, so fewer instructions than the Cooley-Tukey split's.
+        for radix in [6, 10, 12, 14, 15, 60] {
+            let (picked, cooley_tukey) = ops(radix);
+            assert!(picked < cooley_tukey, "radix {radix}: {picked} ops, Cooley-Tukey {cooley_tukey}");
+        }
+        // Powers of a prime have no coprime split.
+        for radix in [4, 8, 9, 16] {
+            let (picked, cooley_tukey) = ops(radix);
+            assert_eq!(picked, cooley_tukey, "radix {radix}");
+        }
+    }
 }

@@ -28,7 +28,7 @@ pub use strided::interleaved_stride;
 pub(crate) use strided::{batch_dim_index, offset_function};
 
 use self::passes::{Sink, Source};
-use super::codelet::{codelet_function, Literal};
+use super::codelet::{codelet_function, CodeletSplit, Literal};
 use super::factor::gcd;
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
@@ -174,6 +174,15 @@ fn spills_anyway(r: &FftRecipe) -> bool {
     4 * largest * words_per_value > 3 * 255
 }
 
+/// How the recipe's composite codelets split: into coprime factors where that takes fewer
+/// instructions in f32 Bluestein rows only, where it measured faster (see [`CodeletSplit`]).
+fn codelet_split(r: &FftRecipe) -> CodeletSplit {
+    match (&r.core, r.problem.precision) {
+        (Core::Bluestein { .. }, Precision::F32) => CodeletSplit::FewestInstructions,
+        _ => CodeletSplit::CooleyTukey,
+    }
+}
+
 /// Largest block declared without launch bounds: 255 registers x 256 threads fit the 64K a
 /// multiprocessor has, so such a kernel launches whatever ptxas gives it.
 const UNBOUNDED_MAX_THREADS: u32 = 256;
@@ -226,7 +235,7 @@ impl<'a> KernelWriter<'a> {
         if r.tuning.ping_pong {
             self.w.line(format!("#define SH1(row, i) sh[{}u + {at}]  /* the same in the second buffer (ping-pong) */", r.buffer_values()));
         }
-        self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices());
+        self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices(), codelet_split(r));
         match &r.io {
             Some(io) if !r.is_strided_grid() => self.strided_kernel(io),
             io => {
@@ -259,7 +268,7 @@ impl<'a> KernelWriter<'a> {
 
     /// Complex arithmetic, COSPI and SINPI where twiddles are `computed`, and the codelets of
     /// `radices`.
-    fn helpers(&mut self, computed: bool, radices: &[usize]) {
+    fn helpers(&mut self, computed: bool, radices: &[usize], split: CodeletSplit) {
         self.w.line(COMPLEX_HELPERS);
         if computed {
             let (cuda_cos, cuda_sin) = match self.r.problem.precision {
@@ -269,7 +278,7 @@ impl<'a> KernelWriter<'a> {
             self.w.line(format!("#if defined(__CUDACC__)\n#define COSPI(x) {cuda_cos}(x)\n#define SINPI(x) {cuda_sin}(x)\n#else\n#define COSPI(x) cospi(x)\n#define SINPI(x) sinpi(x)\n#endif"));
         }
         for &radix in radices {
-            self.w.line(codelet_function(radix, self.lit));
+            self.w.line(codelet_function(radix, self.lit, split));
         }
     }
 
