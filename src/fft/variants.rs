@@ -131,9 +131,17 @@ impl FftRecipe {
         }
         // One butterfly per thread in the pass of each other radix (the pick has one per thread
         // in its widest pass): fewer rounds in the passes of smaller radices.
+        // A radix whose passes differ in butterflies (Rader's convolution and the outer passes
+        // of one row: r7x6 o13x6) names its later counts too, so that each name is one kernel.
+        let mut named_radices = Vec::new();
         for (radix, butterflies) in self.core.pass_butterflies() {
             if butterflies as u32 != t.threads_per_transform && butterflies as u32 <= limits.max_threads {
-                offer(format!("threads for radix {radix}"), &|| Some(self.with_threads_keeping_block(butterflies as u32)));
+                let name = match named_radices.contains(&radix) {
+                    false => format!("threads for radix {radix}"),
+                    true => format!("threads for radix {radix} ({butterflies} threads)"),
+                };
+                named_radices.push(radix);
+                offer(name, &|| Some(self.with_threads_keeping_block(butterflies as u32)));
             }
         }
         // This recipe with one change made.
@@ -311,6 +319,28 @@ mod tests {
         let radix8 = pick.variants(H200).into_iter().find(|(w, _)| w == "radix<=15").unwrap().1;
         assert_eq!(radix8.core.stages()[0].radices, [8, 8, 8, 8]);
         assert_eq!(radix8.tuning.threads_per_transform, 512);
+    }
+
+    /// A name is one kernel: f64 3354's Rader row (r7x6 o13x6) has passes of radix 6 in its
+    /// convolution and outside it, with different butterfly counts; the wisdom's lookup and
+    /// the variants suite's table go by name.
+    #[test]
+    fn each_variant_name_is_one_kernel() {
+        let problem = FftProblem::c2c(3354, 100).precision(crate::fft::Precision::F64);
+        let pick = FftRecipe::design_by_heuristic(problem, H200).unwrap();
+        let rader = pick.variant_named(H200, "rader").unwrap();
+        let variants = rader.variants(H200);
+        let mut names: Vec<&str> = variants.iter().map(|(w, _)| w.as_str()).collect();
+        let count = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), count, "{names:?}");
+        let radix6: Vec<&str> = names.iter().copied().filter(|w| w.starts_with("threads for radix 6")).collect();
+        assert_eq!(radix6.len(), 2, "{names:?}");
+        for w in radix6 {
+            let named = rader.variant_named(H200, w).unwrap();
+            assert_eq!(variants.iter().find(|(v, _)| v == w).unwrap().1, named, "{w}");
+        }
     }
 
     #[test]

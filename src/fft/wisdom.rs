@@ -24,7 +24,7 @@
 //! Measured on an H200. Like the heuristic's own rules, fitted there too, the table applies on
 //! every device: the kernels it names compute the same transform, only faster or slower.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use super::problem::{FftKind, FftProblem, Precision};
@@ -218,11 +218,20 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     // kernel too: where a later search redefines a variant (the forty-seventh session's
     // `stockham`), the rounds of the old kernel count for it alone, and it goes as stale.
     let mut gains: BTreeMap<(String, String, String), RoundGains> = BTreeMap::new();
+    // Rows that one round timed twice: before the fiftieth session a variant name could stand
+    // for two kernels (`threads for radix 6` of a Rader row's convolution and of its outer
+    // pass) and the CSV printed one kernel for both, so such rows say nothing about either.
+    let mut ambiguous = BTreeSet::new();
     for (round, (name, csv)) in rounds.iter().enumerate() {
         for (pick, variant, kernel, gain) in variant_rows(csv, name)? {
-            gains.entry((pick, variant, kernel)).or_default().push((round, gain));
+            let timed = gains.entry((pick.clone(), variant.clone(), kernel.clone())).or_default();
+            if timed.iter().any(|&(r, _)| r == round) {
+                ambiguous.insert((pick, variant, kernel));
+            }
+            timed.push((round, gain));
         }
     }
+    gains.retain(|key, _| !ambiguous.contains(key));
     // Every winner of each pick: timed in two rounds or more (each beside the pick in the
     // same run), its gain repeated in each (but one, `repeated_gain`).
     let mut winners: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
@@ -362,6 +371,24 @@ mod tests {
         assert!(parse_wisdom(&once).unwrap().is_empty());
         assert!(wisdom_from_variant_tables(&[("a.csv", &won)], L::H200).is_err());
         assert!(wisdom_from_variant_tables(&[("a.csv", "n,kernel\n"), ("b.csv", &won)], L::H200).unwrap_err().to_string().contains("no column 'variant'"));
+    }
+
+    /// A row one round timed twice (one name for two kernels, before the fiftieth session)
+    /// counts in no round: it is not two rounds, and it would rank against itself.
+    #[test]
+    fn rows_timed_twice_in_a_round_count_for_nothing() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+        let (what, variant) = pick.variants(L::H200).into_iter().next().unwrap();
+        let row = |gain: f64| format!("351,{what},{},1,0.9,{gain},1\n", variant.kernel_name());
+        let csv = |rows: &[f64]| {
+            let timed: String = rows.iter().map(|&g| row(g)).collect();
+            format!("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n{timed}351,heuristic,{},1,0.8,1.000,1\n", pick.kernel_name())
+        };
+        let (twice, once) = (csv(&[1.10, 1.20]), csv(&[1.10]));
+        let table = wisdom_from_variant_tables(&[("a.csv", &twice), ("b.csv", &twice)], L::H200).unwrap();
+        assert!(parse_wisdom(&table).unwrap().is_empty(), "{table}");
+        let table = wisdom_from_variant_tables(&[("a.csv", &once), ("b.csv", &once)], L::H200).unwrap();
+        assert_eq!(parse_wisdom(&table).unwrap().len(), 1);
     }
 
     /// A variant redefined between searches (its name kept, its kernel changed): the old
