@@ -43,15 +43,15 @@ struct Gen {
     lines: Vec<String>,
     next: usize,
     lit: Literal,
-    split: CodeletSplit,
+    splitting: CodeletSplit,
     /// Real arithmetic instructions emitted so far (a multiply-add counted once), by which a
     /// composite radix picks its split.
     ops: usize,
 }
 
 impl Gen {
-    fn new(lit: Literal, split: CodeletSplit) -> Gen {
-        Gen { lines: Vec::new(), next: 0, lit, split, ops: 0 }
+    fn new(lit: Literal, splitting: CodeletSplit) -> Gen {
+        Gen { lines: Vec::new(), next: 0, lit, splitting, ops: 0 }
     }
 
     fn def(&mut self, expr: String) -> String {
@@ -97,7 +97,7 @@ impl Gen {
             1 => x.to_vec(),
             2 => vec![self.add(&x[0], &x[1]), self.sub(&x[0], &x[1])],
             _ if is_prime(r) => self.prime(x),
-            _ if self.split == CodeletSplit::CooleyTukey => self.split(x),
+            _ if self.splitting == CodeletSplit::CooleyTukey => self.split(x),
             _ => self.composite(x),
         }
     }
@@ -202,8 +202,8 @@ impl Gen {
 }
 
 /// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place.
-pub fn codelet_function(radix: usize, lit: Literal, split: CodeletSplit) -> String {
-    let mut g = Gen::new(lit, split);
+pub fn codelet_function(radix: usize, lit: Literal, splitting: CodeletSplit) -> String {
+    let mut g = Gen::new(lit, splitting);
     let inputs: Vec<String> = (0..radix).map(|i| format!("v[{i}]")).collect();
     let outputs = g.dft(&inputs);
     let mut text = format!("/* forward DFT of {radix} points, in place */\nDEVICE_FN void dft_{radix}(cplx* v) {{\n");
