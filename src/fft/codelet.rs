@@ -38,20 +38,16 @@ pub enum CodeletSplit {
 }
 
 /// Emits single-assignment statements over `cplx` temporaries.
-#[derive(Clone)]
 struct Gen {
     lines: Vec<String>,
     next: usize,
     lit: Literal,
     splitting: CodeletSplit,
-    /// Real arithmetic instructions emitted so far (a multiply-add counted once), by which a
-    /// composite radix picks its split.
-    ops: usize,
 }
 
 impl Gen {
     fn new(lit: Literal, splitting: CodeletSplit) -> Gen {
-        Gen { lines: Vec::new(), next: 0, lit, splitting, ops: 0 }
+        Gen { lines: Vec::new(), next: 0, lit, splitting }
     }
 
     fn def(&mut self, expr: String) -> String {
@@ -62,12 +58,10 @@ impl Gen {
     }
 
     fn add(&mut self, a: &str, b: &str) -> String {
-        self.ops += 2;
         self.def(format!("cadd({a}, {b})"))
     }
 
     fn sub(&mut self, a: &str, b: &str) -> String {
-        self.ops += 2;
         self.def(format!("csub({a}, {b})"))
     }
 
@@ -86,7 +80,6 @@ impl Gen {
         }
         let w = unit_root(e as u64, r as u64);
         let (c, s) = (self.lit.real(w.re), self.lit.real(w.im));
-        self.ops += 4;
         self.def(format!("MAKE_CPLX({x}.x * {c} - {x}.y * {s}, {x}.x * {s} + {x}.y * {c})"))
     }
 
@@ -97,26 +90,11 @@ impl Gen {
             1 => x.to_vec(),
             2 => vec![self.add(&x[0], &x[1]), self.sub(&x[0], &x[1])],
             _ if is_prime(r) => self.prime(x),
-            _ if self.splitting == CodeletSplit::CooleyTukey => self.split(x),
-            _ => self.composite(x),
+            _ => match prime_factor_choice(r, self.splitting) {
+                Some(a) => self.prime_factor_split(x, a),
+                None => self.split(x),
+            },
         }
-    }
-
-    /// Composite r: the Cooley-Tukey split and every prime-factor split are generated, and the
-    /// one with the fewest instructions kept (ties to Cooley-Tukey).
-    fn composite(&mut self, x: &[String]) -> Vec<String> {
-        let r = x.len();
-        let mut best = self.clone();
-        let mut best_y = best.split(x);
-        for a in (2..r).filter(|&a| r.is_multiple_of(a) && a * a < r && gcd(a, r / a) == 1) {
-            let mut trial = self.clone();
-            let y = trial.prime_factor_split(x, a);
-            if trial.ops < best.ops {
-                (best, best_y) = (trial, y);
-            }
-        }
-        *self = best;
-        best_y
     }
 
     /// Prime r: y[m] and y[r-m] share the sums over pairs a_k = x_k + x_{r-k}, b_k = x_k - x_{r-k}:
@@ -143,7 +121,6 @@ impl Gen {
                 sr += &format!("{sep}{s} * {}.x", b[k - 1]);
                 si += &format!("{sep}{s} * {}.y", b[k - 1]);
             }
-            self.ops += 4 * h + 4; // t and s: h multiply-adds per component; y[m], y[r-m]: 4 adds
             let t = self.def(format!("MAKE_CPLX({tr}, {ti})"));
             let s = self.def(format!("MAKE_CPLX({sr}, {si})"));
             // y[m] = t - i s, y[r-m] = t + i s
@@ -157,7 +134,7 @@ impl Gen {
     /// DFTs giving y[k1 + a*k2].
     fn split(&mut self, x: &[String]) -> Vec<String> {
         let r = x.len();
-        let a = (2..r).filter(|d| r % d == 0 && d * d <= r).max().expect("composite");
+        let a = cooley_tukey_factor(r);
         let b = r / a;
         let z: Vec<Vec<String>> = (0..b)
             .map(|n2| {
@@ -199,6 +176,57 @@ impl Gen {
         }
         y
     }
+}
+
+/// The Cooley-Tukey split of a composite r: a (the largest factor up to sqrt r) x r/a.
+fn cooley_tukey_factor(r: usize) -> usize {
+    (2..r).filter(|d| r.is_multiple_of(*d) && d * d <= r).max().expect("composite")
+}
+
+/// The factors a < r/a of r that are coprime to their cofactor: its prime-factor splits.
+fn coprime_factors(r: usize) -> impl Iterator<Item = usize> {
+    (2..r).filter(move |&a| r.is_multiple_of(a) && a * a < r && gcd(a, r / a) == 1)
+}
+
+/// Real arithmetic instructions of the codelet of `r` (a multiply-add counted once), as the
+/// generator emits it: a complex add 2, a constant twiddle 4 (quarter turns free), a prime's
+/// pairs, sum and h rows of h multiply-adds a component. Computed, not generated: choosing
+/// splits by generating each candidate (recursively) took milliseconds a codelet at plan time.
+fn instructions(r: usize, splitting: CodeletSplit) -> usize {
+    match r {
+        1 => 0,
+        2 => 4,
+        _ if is_prime(r) => {
+            let h = (r - 1) / 2;
+            6 * h + h * (4 * h + 4)
+        }
+        _ => match prime_factor_choice(r, splitting) {
+            Some(a) => split_instructions(r, a, splitting),
+            None => cooley_tukey_instructions(r, splitting),
+        },
+    }
+}
+
+/// The a-point and r/a-point DFTs of a split of r, without its twiddles.
+fn split_instructions(r: usize, a: usize, splitting: CodeletSplit) -> usize {
+    (r / a) * instructions(a, splitting) + a * instructions(r / a, splitting)
+}
+
+/// The Cooley-Tukey split's: its DFTs and its constant twiddles.
+fn cooley_tukey_instructions(r: usize, splitting: CodeletSplit) -> usize {
+    let a = cooley_tukey_factor(r);
+    let twiddles = (0..r / a).flat_map(|n2| (0..a).map(move |k1| n2 * k1 % r)).filter(|&e| e != 0 && (4 * e) % r != 0).count();
+    split_instructions(r, a, splitting) + 4 * twiddles
+}
+
+/// The coprime factor whose prime-factor split takes the fewest instructions, where that is
+/// fewer than the Cooley-Tukey split's (ties to Cooley-Tukey); None under `CooleyTukey`.
+fn prime_factor_choice(r: usize, splitting: CodeletSplit) -> Option<usize> {
+    if splitting == CodeletSplit::CooleyTukey {
+        return None;
+    }
+    let best = coprime_factors(r).map(|a| (split_instructions(r, a, splitting), a)).min()?;
+    (best.0 < cooley_tukey_instructions(r, splitting)).then_some(best.1)
 }
 
 /// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place.
@@ -290,12 +318,7 @@ mod tests {
 
     /// Real instructions of the codelet of `radix` with the fewest, and with Cooley-Tukey's.
     fn ops(radix: usize) -> (usize, usize) {
-        let inputs: Vec<String> = (0..radix).map(|i| format!("v[{i}]")).collect();
-        let mut picked = Gen::new(F64, CodeletSplit::FewestInstructions);
-        picked.dft(&inputs);
-        let mut cooley_tukey = Gen::new(F64, CodeletSplit::CooleyTukey);
-        cooley_tukey.dft(&inputs);
-        (picked.ops, cooley_tukey.ops)
+        (instructions(radix, CodeletSplit::FewestInstructions), instructions(radix, CodeletSplit::CooleyTukey))
     }
 
     #[test]
@@ -330,3 +353,4 @@ mod tests {
         }
     }
 }
+

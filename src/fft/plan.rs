@@ -148,12 +148,17 @@ impl FftPlan {
     pub(crate) fn launch_scaled(&self, direction: Direction, input: Arg<'_>, output: Arg<'_>, scale: f64) -> Result<()> {
         let r = &self.recipe;
         let sign = if direction == Direction::Forward { 1.0 } else { -1.0 };
-        let (sign, scale) = match r.problem.precision {
-            Precision::F32 => (Arg::F32(sign as f32), Arg::F32(scale as f32)),
-            Precision::F64 => (Arg::F64(sign), Arg::F64(scale)),
-        };
+        let (sign, scale) = (real_arg(r.problem.precision, sign), real_arg(r.problem.precision, scale));
         let args = [input, output, (&self.tables).into(), Arg::U64(r.problem.batch as u64), sign, scale];
         self.device.launch(self.program.kernel(&self.kernel)?, self.grid, &args)
+    }
+}
+
+/// A kernel's `real` argument in its precision.
+pub(crate) fn real_arg(precision: Precision, v: f64) -> Arg<'static> {
+    match precision {
+        Precision::F32 => Arg::F32(v as f32),
+        Precision::F64 => Arg::F64(v),
     }
 }
 

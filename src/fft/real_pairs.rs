@@ -118,10 +118,7 @@ impl SeparationPlan {
 
     /// Queues the separation from Z in `input` to the half spectra in `output`, scaled.
     pub(crate) fn launch(&self, input: &RawBuffer, output: &RawBuffer, scale: f64) -> Result<()> {
-        let scale = match self.separation.precision {
-            Precision::F32 => Arg::F32(scale as f32),
-            Precision::F64 => Arg::F64(scale),
-        };
+        let scale = super::plan::real_arg(self.separation.precision, scale);
         let args = [Arg::Buffer(input), Arg::Buffer(output), Arg::U64(self.separation.rows() as u64), scale];
         self.device.launch(self.program.kernel(&self.kernel)?, self.grid, &args)
     }

@@ -13,7 +13,7 @@
 //! part of one local array, and a work-group barrier stands for both barriers.
 
 use super::passes::{Sink, Source};
-use super::strided::{interleaved_stride, side_index};
+use super::strided::{interleaved_stride, offset_function, side_index};
 use super::{KernelWriter, TableLayout};
 use crate::fft::cluster::ClusterSplit;
 use crate::fft::codelet::CodeletSplit;
@@ -38,12 +38,12 @@ pub(super) fn cluster_kernel(second: &FftRecipe, split: &ClusterSplit) -> String
     let k = Cluster::of(second, split);
     k.dialect(&mut a);
     // Pass A's reads and twiddle; pass B's writes (each with its own tables' offsets).
-    a.offset_function("input_offset", &io_a.input());
+    offset_function(&mut a.w, "input_offset", &io_a.input());
     a.coefficient_function("input_coefficient", io_a, side_index(&io_a.input_values, &io_a.input_chirp));
     a.read_value_function(io_a);
     a.step_twiddle_function(io_a);
     std::mem::swap(&mut a.w, &mut b.w);
-    b.offset_function("output_offset", &io_b.output());
+    offset_function(&mut b.w, "output_offset", &io_b.output());
     b.step_index_function(io_b);
     b.coefficient_function("output_coefficient", io_b, side_index(&io_b.output_values, &io_b.output_chirp));
     b.write_value_function(io_b);

@@ -241,8 +241,8 @@ impl<'a> KernelWriter<'a> {
             io => {
                 if let Some(io) = io {
                     // A strided grid: where each block's grid lies, and the four-step twiddle.
-                    self.offset_function("input_offset", &io.input());
-                    self.offset_function("output_offset", &io.output());
+                    offset_function(&mut self.w, "input_offset", &io.input());
+                    offset_function(&mut self.w, "output_offset", &io.output());
                     self.step_functions(io);
                 }
                 if self.reads_elementwise() {

@@ -35,8 +35,8 @@ impl KernelWriter<'_> {
     pub(super) fn strided_kernel(&mut self, io: &StridedIo) {
         let r = self.r;
         let (input, output) = (io.input(), io.output());
-        self.offset_function("input_offset", &input);
-        self.offset_function("output_offset", &output);
+        offset_function(&mut self.w, "input_offset", &input);
+        offset_function(&mut self.w, "output_offset", &output);
         self.step_functions(io);
         self.coefficient_function("input_coefficient", io, side_index(&io.input_values, &io.input_chirp));
         self.coefficient_function("output_coefficient", io, side_index(&io.output_values, &io.output_chirp));
@@ -185,11 +185,6 @@ impl KernelWriter<'_> {
         }
     }
 
-    /// `u64 name(u64 b)`: where row b's values start, from the batch dimensions of one side.
-    pub(super) fn offset_function(&mut self, name: &str, side: &SideLayout) {
-        offset_function(&mut self.w, name, side);
-    }
-
     /// `step_index(b)`, the four-step twiddle's row index, and `step_twiddle(tables, m)`,
     /// e^{-2 pi i m/N} as the product of two table values (m's high and low bits), so that
     /// the tables hold about 2 sqrt(N) values instead of N.
@@ -202,7 +197,7 @@ impl KernelWriter<'_> {
         self.w.open("DEVICE_FN u64 step_index(u64 b)");
         match io.twiddle {
             None => self.w.line("(void)b;").line("return 0;"),
-            Some(tw) => self.w.line(format!("return {};   /* the index of batch dimension {} */", batch_index(io, tw.dim), tw.dim)),
+            Some(tw) => self.w.line(format!("return {};   /* the index of batch dimension {} */", batch_dim_index(&io.batch, tw.dim), tw.dim)),
         };
         self.w.close();
     }
@@ -237,7 +232,7 @@ impl KernelWriter<'_> {
                 self.w.line("u64 g = 0;");
                 for (d, &weight) in h.dims.iter().enumerate() {
                     if weight != 0 && io.batch[d].count > 1 {
-                        self.w.line(format!("g += ({}) * {weight}u;", batch_index(io, d)));
+                        self.w.line(format!("g += ({}) * {weight}u;", batch_dim_index(&io.batch, d)));
                     }
                 }
                 self.w.line("return g;");
@@ -393,7 +388,7 @@ impl KernelWriter<'_> {
                 match p.shared_first {
                     false => self.w.line(second),
                     // Pair 0's second row is the last pair's first (an odd count of rows).
-                    true => self.w.line(format!("if ({} != 0) {second}", batch_index(io, p.dim))),
+                    true => self.w.line(format!("if ({} != 0) {second}", batch_dim_index(&io.batch, p.dim))),
                 }
             }
             _ => self.w.line(format!("row[{at}] = MAKE_CPLX(v.x * scale, v.y * (sign * scale));")),
@@ -466,12 +461,8 @@ pub(super) fn pair_row_arg(io: &StridedIo, row: &str) -> String {
     }
 }
 
-/// The expression for row b's index in batch dimension `d` (the first dimension fastest).
-fn batch_index(io: &StridedIo, d: usize) -> String {
-    batch_dim_index(&io.batch, d)
-}
-
-/// `batch_index` over a batch of its own (the real pairs' separation, real_pairs.rs).
+/// The expression for row b's index in batch dimension `d` of `batch` (the first dimension
+/// fastest).
 pub(crate) fn batch_dim_index(batch: &[BatchDim], d: usize) -> String {
     let below: usize = batch[..d].iter().map(|d| d.count).product();
     let count = batch[d].count;
