@@ -24,8 +24,8 @@ impl Literal {
     }
 }
 
-/// How composite codelets split.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How composite codelets split: a kernel's tuning choice (`FftTuning::codelet_split`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CodeletSplit {
     /// Cooley-Tukey always.
     CooleyTukey,
@@ -229,6 +229,13 @@ fn prime_factor_choice(r: usize, splitting: CodeletSplit) -> Option<usize> {
     (best.0 < cooley_tukey_instructions(r, splitting)).then_some(best.1)
 }
 
+/// Whether the two splits give `radix` different codelets (6, 10, 12, 14, 15, ... : a
+/// prime-factor split somewhere takes fewer instructions), so that the choice changes a
+/// kernel using it.
+pub fn splits_differ(radix: usize) -> bool {
+    instructions(radix, CodeletSplit::FewestInstructions) != instructions(radix, CodeletSplit::CooleyTukey)
+}
+
 /// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place.
 pub fn codelet_function(radix: usize, lit: Literal, splitting: CodeletSplit) -> String {
     let mut g = Gen::new(lit, splitting);
@@ -345,11 +352,13 @@ mod tests {
         for radix in [6, 10, 12, 14, 15, 60] {
             let (picked, cooley_tukey) = ops(radix);
             assert!(picked < cooley_tukey, "radix {radix}: {picked} ops, Cooley-Tukey {cooley_tukey}");
+            assert!(splits_differ(radix), "radix {radix}");
         }
         // Powers of a prime have no coprime split.
         for radix in [4, 8, 9, 16] {
             let (picked, cooley_tukey) = ops(radix);
             assert_eq!(picked, cooley_tukey, "radix {radix}");
+            assert!(!splits_differ(radix), "radix {radix}");
         }
     }
 }

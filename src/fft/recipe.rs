@@ -7,6 +7,7 @@ use super::problem::{FftKind, FftProblem, Precision};
 use super::cluster::{ClusterLimits, ClusterSplit};
 use super::strided::StridedIo;
 use super::tables::RaderPowers;
+use super::codelet::CodeletSplit;
 use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
 use crate::error::{Error, Result};
 
@@ -401,6 +402,17 @@ impl Core {
         self.pass_butterflies().first().map(|&(radix, _)| radix)
     }
 
+    /// How this core's composite codelets split unless a variant says otherwise: into coprime
+    /// factors where that takes fewer instructions in f32 Bluestein rows, the one kind where
+    /// that measured faster on average (fiftieth session; see [`CodeletSplit`]); elsewhere
+    /// Cooley-Tukey, and the `prime-factor codelets` variant where the wisdom found it faster.
+    pub fn codelet_split_rule(&self, precision: Precision) -> CodeletSplit {
+        match (self, precision) {
+            (Core::Bluestein { .. }, Precision::F32) => CodeletSplit::FewestInstructions,
+            _ => CodeletSplit::CooleyTukey,
+        }
+    }
+
     /// Every radix a codelet is needed for, ascending.
     pub fn codelet_radices(&self) -> Vec<usize> {
         let mut radices: Vec<usize> = self.stages().into_iter().flat_map(|s| s.radices).collect();
@@ -536,6 +548,9 @@ pub struct FftTuning {
     /// whatever the pass's pattern within a row (Rader's permuted gather and scatter too);
     /// the staged load and store still copy each row with consecutive threads.
     pub lanes_across_rows: bool,
+    /// How the kernel's composite codelets split (codelet.rs): set by
+    /// [`Core::codelet_split_rule`], another by a variant where measured faster.
+    pub codelet_split: CodeletSplit,
 }
 
 impl FftTuning {
@@ -1017,6 +1032,7 @@ impl FftRecipe {
                 mirror_pairs: false,
                 lanes_across_dfts: false,
                 lanes_across_rows: false,
+                codelet_split: core.codelet_split_rule(problem.precision),
             },
             io: None,
             cluster: None,
@@ -1307,6 +1323,13 @@ impl FftRecipe {
             if self.pairs_in_core_pass() { "_mirror" } else { "" }
         );
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
+        // Codelets split otherwise than by the core's rule: prime-factor (`_pfa`) or
+        // Cooley-Tukey (`_ct`) splits.
+        let pad = match self.tuning.codelet_split {
+            split if split == self.core.codelet_split_rule(p.precision) => pad,
+            CodeletSplit::FewestInstructions => format!("{pad}_pfa"),
+            CodeletSplit::CooleyTukey => format!("{pad}_ct"),
+        };
         let pad = match self.tuning.launch_minimum() {
             None => pad,
             Some(m) => format!("{pad}_m{m}"),

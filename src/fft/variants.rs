@@ -5,6 +5,7 @@
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
+use super::codelet::{splits_differ, CodeletSplit};
 use super::problem::{FftKind, FftProblem};
 use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
 
@@ -227,6 +228,18 @@ impl FftRecipe {
             offer(what.into(), &|| Some(with(&|r| r.tuning.lanes_across_dfts = !t.lanes_across_dfts)));
         }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
+        // Composite codelets split the other way (codelet.rs): prime-factor splits where they
+        // take fewer instructions, or Cooley-Tukey's always. Fewer instructions paid in f32
+        // Bluestein rows, not on average elsewhere (up to 6% faster at some Rader and
+        // Stockham rows, 30% slower at others: more registers), so a choice per kernel.
+        // (Cluster kernels write Cooley-Tukey codelets only.)
+        if self.cluster.is_none() && self.core.codelet_radices().into_iter().any(splits_differ) {
+            let (what, split) = match t.codelet_split {
+                CodeletSplit::CooleyTukey => ("prime-factor codelets", CodeletSplit::FewestInstructions),
+                CodeletSplit::FewestInstructions => ("cooley-tukey codelets", CodeletSplit::CooleyTukey),
+            };
+            offer(what.into(), &|| Some(with(&|r| r.tuning.codelet_split = split)));
+        }
         // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
         // and tighter ones up to MAX_BOUND_VARIANT where that many blocks fit the
         // multiprocessor's threads and shared memory. Most kernels are limited by registers:
@@ -436,5 +449,25 @@ mod tests {
         let mut r2c = FftRecipe::design_by_heuristic(FftProblem::r2c(4096, 100), H200).unwrap();
         r2c.tuning.staged_store = true;
         assert!(r2c.check(H200).unwrap_err().to_string().contains("without it"));
+    }
+
+    /// The codelet split is each kernel's choice: Rader's 1021 (r17x10x6) takes prime-factor
+    /// codelets of 10 and 6 as a variant, f32 Bluestein rows (split so by the rule) Cooley-Tukey
+    /// ones; each variant's kernel is named apart and has the other codelets.
+    #[test]
+    fn codelet_splits_are_a_variant() {
+        use crate::fft::codegen::fft_source;
+        use crate::fft::codelet::CodeletSplit;
+        let rader = FftRecipe::design_by_heuristic(FftProblem::c2c(1021, 100), H200).unwrap().variant_path(H200, "rader").unwrap();
+        let bluestein = FftRecipe::design_by_heuristic(FftProblem::c2c(2539, 100), H200).unwrap();
+        for (pick, what, split) in [(rader, "prime-factor codelets", CodeletSplit::FewestInstructions), (bluestein, "cooley-tukey codelets", CodeletSplit::CooleyTukey)] {
+            let (_, other) = pick.variants(H200).into_iter().find(|(w, _)| w == what).unwrap();
+            assert_eq!(other.tuning.codelet_split, split);
+            assert_ne!(other.kernel_name(), pick.kernel_name());
+            assert_ne!(fft_source(&other).body, fft_source(&pick).body, "{what}");
+        }
+        // Powers of two have no coprime split to offer.
+        let pow2 = FftRecipe::design_by_heuristic(FftProblem::c2c(4096, 100), H200).unwrap();
+        assert!(pow2.variants(H200).iter().all(|(w, _)| !w.ends_with("codelets")));
     }
 }

@@ -174,15 +174,6 @@ fn spills_anyway(r: &FftRecipe) -> bool {
     4 * largest * words_per_value > 3 * 255
 }
 
-/// How the recipe's composite codelets split: into coprime factors where that takes fewer
-/// instructions in f32 Bluestein rows only, where it measured faster (see [`CodeletSplit`]).
-fn codelet_split(r: &FftRecipe) -> CodeletSplit {
-    match (&r.core, r.problem.precision) {
-        (Core::Bluestein { .. }, Precision::F32) => CodeletSplit::FewestInstructions,
-        _ => CodeletSplit::CooleyTukey,
-    }
-}
-
 /// Largest block declared without launch bounds: 255 registers x 256 threads fit the 64K a
 /// multiprocessor has, so such a kernel launches whatever ptxas gives it.
 const UNBOUNDED_MAX_THREADS: u32 = 256;
@@ -235,7 +226,7 @@ impl<'a> KernelWriter<'a> {
         if r.tuning.ping_pong {
             self.w.line(format!("#define SH1(row, i) sh[{}u + {at}]  /* the same in the second buffer (ping-pong) */", r.buffer_values()));
         }
-        self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices(), codelet_split(r));
+        self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices(), r.tuning.codelet_split);
         match &r.io {
             Some(io) if !r.is_strided_grid() => self.strided_kernel(io),
             io => {
