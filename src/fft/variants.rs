@@ -232,8 +232,7 @@ impl FftRecipe {
         // take fewer instructions, or Cooley-Tukey's always. Fewer instructions paid in f32
         // Bluestein rows, not on average elsewhere (up to 6% faster at some Rader and
         // Stockham rows, 30% slower at others: more registers), so a choice per kernel.
-        // (Cluster kernels write Cooley-Tukey codelets only.)
-        if self.cluster.is_none() && self.core.codelet_radices().into_iter().any(splits_differ) {
+        if self.core.codelet_radices().into_iter().any(splits_differ) {
             let (what, split) = match t.codelet_split {
                 CodeletSplit::CooleyTukey => ("prime-factor codelets", CodeletSplit::FewestInstructions),
                 CodeletSplit::FewestInstructions => ("cooley-tukey codelets", CodeletSplit::CooleyTukey),

@@ -16,7 +16,6 @@ use super::passes::{Sink, Source};
 use super::strided::{interleaved_stride, offset_function, side_index};
 use super::{KernelWriter, TableLayout};
 use crate::fft::cluster::ClusterSplit;
-use crate::fft::codelet::CodeletSplit;
 use crate::fft::problem::Precision;
 use crate::fft::recipe::{FftRecipe, TwiddleSource};
 use crate::fft::strided::StridedIo;
@@ -34,7 +33,7 @@ pub(super) fn cluster_kernel(second: &FftRecipe, split: &ClusterSplit) -> String
     radices.extend(second.core.codelet_radices());
     radices.sort_unstable();
     radices.dedup();
-    a.helpers(computed, &radices, CodeletSplit::CooleyTukey);
+    a.helpers(computed, &radices, second.tuning.codelet_split);
     let k = Cluster::of(second, split);
     k.dialect(&mut a);
     // Pass A's reads and twiddle; pass B's writes (each with its own tables' offsets).
