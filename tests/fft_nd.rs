@@ -250,10 +250,13 @@ fn long_lengths_take_two_passes() {
         }
         // A long axis that is not the last, and two long axes.
         check::<f32>(&device, FftNdProblem::c2c(&[2, 5000, 3], &[1]));
-        // Three passes: a strided axis of 2^21 points.
-        let three = FftNdProblem::c2c(&[1, 1 << 21, 2], &[1]);
-        assert_eq!(coalesce::fft::FftNdRecipe::design(three.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), 3);
-        check::<f32>(&device, three);
+        // A strided axis of 2^21 points in two passes (of 1024 and 2048 points), of 3 x 2^20
+        // in three.
+        for (n, passes) in [(1 << 21, 2), (3 << 20, 3)] {
+            let problem = FftNdProblem::c2c(&[1, n, 2], &[1]);
+            assert_eq!(coalesce::fft::FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), passes, "{n}");
+            check::<f32>(&device, problem);
+        }
         if common::full() && !common::under_sanitizer() {
             check::<f32>(&device, FftNdProblem::c2c(&[4100, 4104], &[0, 1]));
         }
@@ -552,10 +555,13 @@ fn real_transforms_of_every_algorithm_and_beyond_one_launch() {
             check_real::<f32>(&device, FftNdProblem::r2c_1d(n, batch));
             check_real::<f32>(&device, FftNdProblem::c2r_1d(n, batch));
         }
-        let three = FftNdProblem::r2c(&[1, 1 << 21, 2], &[1]);
-        assert_eq!(coalesce::fft::FftNdRecipe::design(three.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), 3);
-        check_real::<f32>(&device, three);
-        check_real::<f32>(&device, FftNdProblem::c2r(&[1, 1 << 21, 2], &[1]));
+        // A strided real axis of 2^21 points in two passes, of 3 x 2^20 in three.
+        for (n, passes) in [(1 << 21, 2), (3 << 20, 3)] {
+            let problem = FftNdProblem::r2c(&[1, n, 2], &[1]);
+            assert_eq!(coalesce::fft::FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), passes, "{n}");
+            check_real::<f32>(&device, problem);
+            check_real::<f32>(&device, FftNdProblem::c2r(&[1, n, 2], &[1]));
+        }
         // A long axis that is not halved, beside one that is.
         check_real::<f32>(&device, FftNdProblem::r2c(&[5000, 6], &[0, 1]));
         check_real::<f32>(&device, FftNdProblem::c2r(&[5000, 6], &[0, 1]));

@@ -109,8 +109,9 @@ pub struct Separation {
 impl FftNdRecipe {
     pub fn design(problem: FftNdProblem, limits: DeviceLimits) -> Result<Self> {
         problem.validate()?;
-        let costs = SplitCosts { long_row: longest_row(problem.precision, limits), ..SplitCosts::default() };
-        let mut planner = Planner { precision: problem.precision, limits, costs, passes: Vec::new(), separation: None, scratch_len: problem.len() };
+        let long_row = longest_row(problem.precision, limits);
+        let (costs, packed_costs) = (SplitCosts::new(long_row, LongStridedRows::SPLIT), SplitCosts::new(long_row, LongStridedRows::PACKED_R2C));
+        let mut planner = Planner { precision: problem.precision, limits, costs, packed_costs, passes: Vec::new(), separation: None, scratch_len: problem.len() };
         let spectrum = problem.spectrum_shape();
         // Long axes first: out of place, their first pass can then read the input and
         // write the output, and no scratch is needed for the first of them.
@@ -699,6 +700,8 @@ struct Planner {
     precision: Precision,
     limits: DeviceLimits,
     costs: SplitCosts,
+    /// For R2C's half-length complex axes (see [`LongStridedRows::PACKED_R2C`]).
+    packed_costs: SplitCosts,
     passes: Vec<FftPass>,
     separation: Option<Separation>,
     scratch_len: usize,
@@ -724,10 +727,14 @@ impl Planner {
         // 32768 f32 points ran at 0.31 of copy in two passes; cuFFT's one kernel at 0.53).
         let half_fits = |half: usize| half <= self.costs.long_row && is_smooth(half, 13) && fits_shared_padded(half, self.precision, self.limits);
         let half_row = contiguous.as_ref().is_some_and(|p| p.kind != FftKind::C2C && p.len.is_multiple_of(2) && half_fits(p.len / 2));
-        let split = if half_row { None } else { self.costs.axis(job.len, contiguous.is_none() && !rows).1 };
+        let costs = if matches!(job.output_values, Values::Packed(_)) { &mut self.packed_costs } else { &mut self.costs };
+        let split = if half_row { None } else { costs.axis(job.len, contiguous.is_none() && !rows).1 };
         // A real axis over passes: as the complex axis of half its length where its reals
         // pair up, unless that one launch holds (the contiguous real kernels pack so too).
-        let packed = job.packed().filter(|p| split.is_some() && largest_prime_factor(p.len) <= MAX_SINGLE_LAUNCH_LEN && self.costs.axis(p.len, true).1.is_some());
+        let packed = job.packed().filter(|p| {
+            let costs = if matches!(p.output_values, Values::Packed(_)) { &mut self.packed_costs } else { &mut self.costs };
+            split.is_some() && largest_prime_factor(p.len) <= MAX_SINGLE_LAUNCH_LEN && costs.axis(p.len, true).1.is_some()
+        });
         if let Some(packed) = packed {
             let (passes, scratch_len) = (self.passes.len(), self.scratch_len);
             match self.plan(packed, from, to, middle_in_to) {
@@ -831,11 +838,11 @@ impl Planner {
         if line * bytes < 128 {
             return None;
         }
-        let unsplit = pass_cost(n, false) + self.costs.axis(len, true).0;
+        let unsplit = pass_cost(n, false, self.costs.long) + self.costs.axis(len, true).0;
         // The column's rest: planned as any axis; C2R's runs before the grid, in one pass.
         let rest_cost = |costs: &mut SplitCosts, rest: usize| match kind {
             FftKind::C2R if rest > MAX_SINGLE_LAUNCH_LEN => f64::INFINITY,
-            FftKind::C2R => pass_cost(rest, true),
+            FftKind::C2R => pass_cost(rest, true, costs.long),
             _ => costs.axis(rest, true).0,
         };
         let mut best: Option<(f64, usize)> = None;
@@ -940,7 +947,8 @@ impl Planner {
     /// `to`, which the rest writes). Returns the second transform's rest and the buffer it
     /// reads; None, planning nothing, where the last pass is not such a pass.
     ///
-    /// One read and write of the padded array fewer: 1000003 points in five passes, not six.
+    /// One read and write of the padded array fewer: 1000003 points in three passes, not four
+    /// (a convolution of 2^21 split in two each way; 1048583, three each way: five, not six).
     fn fuse_filter_pass(&mut self, second: &AxisJob, padded: PassBuffer, to: Option<PassBuffer>) -> Result<Option<(AxisJob, PassBuffer)>> {
         let Some(last) = self.passes.last() else { return Ok(None) };
         let (n, m, from) = (last.recipe.problem.len, second.len, last.from);
@@ -1017,30 +1025,60 @@ fn grid_cost(bytes: usize) -> f64 {
 }
 
 /// Relative time of one pass of `len` points over the whole array: 1 / its fraction of copy
-/// bandwidth. Strided passes hold 16 rows of up to 512 points per block and ran at 0.91-0.97
-/// of copy on an H200 (`bench fft --suite strided`); longer rows leave room for fewer rows
-/// and ran at 0.67 (1024), 0.50 (2048) and 0.40 (4096). Lengths with a prime factor over 13
-/// run Rader's or Bluestein's algorithm, about twice as slow.
-fn pass_cost(len: usize, strided: bool) -> f64 {
+/// bandwidth. Strided passes hold 16 rows of up to 512 points per block (f64: 8, the same
+/// bytes) and ran at 0.91-0.97 of copy on an H200 (`bench fft --suite strided`); longer rows
+/// leave room for fewer rows and run slower, as `long` says. Lengths with a prime factor over
+/// 13 run Rader's or Bluestein's algorithm, about twice as slow.
+fn pass_cost(len: usize, strided: bool, long: LongStridedRows) -> f64 {
     let fraction = match (strided, len) {
         (false, _) => 0.95,
         (true, ..=512) => 0.93,
-        (true, ..=1024) => 0.67,
-        (true, ..=2048) => 0.50,
+        (true, ..=1024) => long.at_1024,
+        (true, ..=2048) => long.at_2048,
         (true, _) => 0.40,
     };
     let algorithm = if largest_prime_factor(len) > 13 { 2.0 } else { 1.0 };
     algorithm / fraction
 }
 
+/// Fractions of copy bandwidth that strided passes of 1024 and 2048 points run at (past 2048:
+/// 0.40, twenty-sixth session).
+#[derive(Debug, Clone, Copy)]
+struct LongStridedRows {
+    at_1024: f64,
+    at_2048: f64,
+}
+
+impl LongStridedRows {
+    /// What the passes of four-step splits ran at in a same-run A/B on an H200 (fifty-second
+    /// session, docs/BENCHMARKS.md; lone strided passes over [batch, L, 256] ran faster, 0.87
+    /// at 1024 and 0.67 at 2048): 1024 points 0.73 (each of 2^20's two passes, f32 and f64),
+    /// 2048 points 0.54 (2^21's pass B: 0.57 in f32, 0.55 in f64; 0.48 after 4096^2's
+    /// [2, 4096] grids). Of the plans that A/B timed, these pick the faster in every case but
+    /// f64 4096^2 (two passes ran 1.17x: its [2, 4096] grids ran faster than the f32 grids
+    /// `grid_cost` is fitted to).
+    const SPLIT: LongStridedRows = LongStridedRows { at_1024: 0.73, at_2048: 0.54 };
+    /// R2C's axes of half length, whose last pass writes a packed half spectrum staged through
+    /// shared memory: the twenty-sixth session's fractions, which their plans were measured
+    /// under. In two passes R2C of 2^22 ran 0.82x of three where that last pass was over 2048
+    /// points, 0.96x where over 1024 (f64 0.82x, 0.92x).
+    const PACKED_R2C: LongStridedRows = LongStridedRows { at_1024: 0.67, at_2048: 0.50 };
+}
+
 /// The cheapest way to transform an axis of each length, remembered: (cost, the length of
 /// pass A when it is split, None for one pass).
-#[derive(Default)]
 struct SplitCosts {
     known: std::collections::HashMap<(usize, bool), (f64, Option<usize>)>,
     /// Contiguous rows up to this length (13-smooth) run in one launch; 0: up to
     /// MAX_SINGLE_LAUNCH_LEN only.
     long_row: usize,
+    long: LongStridedRows,
+}
+
+impl SplitCosts {
+    fn new(long_row: usize, long: LongStridedRows) -> Self {
+        SplitCosts { known: Default::default(), long_row, long }
+    }
 }
 
 /// The longest contiguous row of `precision` one launch transforms on a device: up to
@@ -1067,11 +1105,11 @@ impl SplitCosts {
         }
         let mut best: (f64, Option<usize>) = (f64::INFINITY, None);
         if n <= MAX_SINGLE_LAUNCH_LEN || (!strided && n <= self.long_row && is_smooth(n, 13)) {
-            best = (pass_cost(n, strided), None);
+            best = (pass_cost(n, strided, self.long), None);
         }
         // Pass A over n2 points (strided), then the rest as a strided axis of n / n2.
         for n2 in (2..=MAX_SINGLE_LAUNCH_LEN.min(n / 2)).filter(|&d| n.is_multiple_of(d)) {
-            let cost = pass_cost(n2, true) + self.axis(n / n2, true).0;
+            let cost = pass_cost(n2, true, self.long) + self.axis(n / n2, true).0;
             // Ties go to the balanced split: fewer long rows.
             if cost < best.0 - 1e-9 || (cost < best.0 + 1e-9 && best.1.is_some_and(|b| n2.abs_diff(n / n2) < b.abs_diff(n / b))) {
                 best = (cost, Some(n2));
@@ -1116,7 +1154,7 @@ impl SplitCosts {
 /// The passes' lengths an axis of `n` points is planned in, in order (pass A's first), and
 /// their relative cost. Empty when `n` has a prime factor over MAX_SINGLE_LAUNCH_LEN.
 pub fn axis_cost(n: usize, strided: bool) -> (f64, Vec<usize>) {
-    let mut costs = SplitCosts::default();
+    let mut costs = SplitCosts::new(0, LongStridedRows::SPLIT);
     let (cost, _) = costs.axis(n, strided);
     if !cost.is_finite() {
         return (cost, Vec::new());
@@ -1432,12 +1470,12 @@ mod tests {
         assert_eq!(c.passes.last().unwrap().to, Output);
         assert!(matches!(c.passes[1].recipe.io.as_ref().unwrap().input_values, Values::HalfPairs(..)), "three rows in two pairs");
         assert!(c.scratch_len >= 2 * (2 * 4099 - 1), "two pairs of rows");
-        // 10^6 + 3 is prime: a convolution of about 2 x 10^6 in three passes each way, the
-        // middle two as one.
+        // 10^6 + 3 is prime: a convolution of 2^21 in two passes each way (1024 and 2048
+        // points), the middle two as one.
         let long = FftNdRecipe::design(FftNdProblem::c2c_1d(1_000_003, 1), H200).unwrap();
         assert!(long.scratch_len >= 2_000_005 && long.scratch_len <= 2_500_000, "{}", long.scratch_len);
-        assert_eq!(long.passes.len(), 5);
-        assert!(long.passes[2].recipe.io.as_ref().unwrap().between.is_some());
+        assert_eq!(long.passes.len(), 3);
+        assert!(long.passes[1].recipe.io.as_ref().unwrap().between.is_some());
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! on its last). R2C leaves Z in scratch, and a pass of its own, [`PairSeparation`], writes
 //! X[k] = (Z[k] + conj Z[N-k])/2 and Y[k] = (Z[k] - conj Z[N-k])/2i for k <= N/2: it reads Z
 //! (each thread Z[k] and Z[N - k]) and writes the half spectra, about a tenth of
-//! the traffic of the convolution's five passes over a padded copy, which the pairs halve.
+//! the traffic of the convolution's three to five passes over a padded copy, which the pairs
+//! halve.
 
 use std::sync::Arc;
 

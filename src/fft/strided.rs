@@ -30,7 +30,9 @@ use crate::kernel::cache::hash_parts;
 /// shared memory allows (16 complex f32 rows, 8 complex f64). On an H200 (`bench fft --suite
 /// strided`, [batch, L, 256] axis 1) 16 f32 rows ran at 0.91-0.97 of copy for L <= 512, 8 at
 /// 0.65-0.80 and 4 at 0.50-0.63; at L = 1024 and 2048 the most rows that fit ran best too
-/// (0.67 with 16, 0.50 with 8), though a block then fills a multiprocessor alone.
+/// (0.67 with 16, 0.50 with 8; fifty-second session 0.87 and 0.67), though a block then fills
+/// a multiprocessor alone. Fewer rows a block launched as thread-block clusters, so that the
+/// blocks reading one line start together, ran no faster (fifty-second session).
 const STRIDED_RUN_BYTES: u64 = 128;
 
 /// One dimension of a pass's batch: `count` rows, `input` and `output` elements apart.
