@@ -727,14 +727,10 @@ impl Planner {
         // 32768 f32 points ran at 0.31 of copy in two passes; cuFFT's one kernel at 0.53).
         let half_fits = |half: usize| half <= self.costs.long_row && is_smooth(half, 13) && fits_shared_padded(half, self.precision, self.limits);
         let half_row = contiguous.as_ref().is_some_and(|p| p.kind != FftKind::C2C && p.len.is_multiple_of(2) && half_fits(p.len / 2));
-        let costs = if matches!(job.output_values, Values::Packed(_)) { &mut self.packed_costs } else { &mut self.costs };
-        let split = if half_row { None } else { costs.axis(job.len, contiguous.is_none() && !rows).1 };
+        let split = if half_row { None } else { self.costs_of(&job).axis(job.len, contiguous.is_none() && !rows).1 };
         // A real axis over passes: as the complex axis of half its length where its reals
         // pair up, unless that one launch holds (the contiguous real kernels pack so too).
-        let packed = job.packed().filter(|p| {
-            let costs = if matches!(p.output_values, Values::Packed(_)) { &mut self.packed_costs } else { &mut self.costs };
-            split.is_some() && largest_prime_factor(p.len) <= MAX_SINGLE_LAUNCH_LEN && costs.axis(p.len, true).1.is_some()
-        });
+        let packed = job.packed().filter(|p| split.is_some() && largest_prime_factor(p.len) <= MAX_SINGLE_LAUNCH_LEN && self.costs_of(p).axis(p.len, true).1.is_some());
         if let Some(packed) = packed {
             let (passes, scratch_len) = (self.passes.len(), self.scratch_len);
             match self.plan(packed, from, to, middle_in_to) {
@@ -763,6 +759,15 @@ impl Planner {
         }
         self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
         self.plan(rest, middle, to, middle_in_to)
+    }
+
+    /// The split costs `job`'s axis is planned by: R2C's packed half-length axes their own
+    /// (see [`LongStridedRows::PACKED_R2C`]).
+    fn costs_of(&mut self, job: &AxisJob) -> &mut SplitCosts {
+        match job.output_values {
+            Values::Packed(_) => &mut self.packed_costs,
+            _ => &mut self.costs,
+        }
     }
 
     /// The order of a split's values in the middle (see [`MiddleOrder`]) and the buffer that
