@@ -852,7 +852,7 @@ impl Planner {
         };
         let mut best: Option<(f64, usize)> = None;
         for r in (2..=len / 2).filter(|&r| len.is_multiple_of(r) && is_smooth(r, MAX_PRIME_RADIX) && fits(r)) {
-            let cost = grid_cost(r * line * bytes) + rest_cost(&mut self.costs, len / r);
+            let cost = grid_cost(r, r * line, self.precision, self.limits) + rest_cost(&mut self.costs, len / r);
             if cost < unsplit - 1e-9 && best.is_none_or(|(c, _)| cost < c - 1e-9) {
                 best = Some((cost, r));
             }
@@ -1022,11 +1022,21 @@ fn middle_buffer(from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> PassBu
     }
 }
 
-/// Relative time of a pass of grids of `bytes` each in shared memory, as `pass_cost`: a 64 x 64
-/// f32 grid (32 KiB) ran at 0.97 of copy on an H200, 128 x 128 (128 KiB, a block per
-/// multiprocessor) at 0.65 (fourth session, docs/BENCHMARKS.md).
-fn grid_cost(bytes: usize) -> f64 {
-    if bytes <= 64 << 10 { 1.0 / 0.93 } else { 1.0 / 0.65 }
+/// Relative time of a pass of grids of `rows` x n (`values` complex values in all) each in a
+/// block's shared memory, as `pass_cost`, by the blocks a multiprocessor holds at once: a 64 x
+/// 64 f32 grid (32 KiB, seven blocks) ran at 0.97 of copy on an H200, 128 x 128 (128 KiB, one
+/// block) at 0.65 (fourth session, docs/BENCHMARKS.md). Of f64 grids of one block, [2, 4096]
+/// ran at about 0.77 (fifty-second session: its two-pass 4096^2 1.17x three passes), while
+/// [4, 2048] ran slower than 2048^2's [2, 2048] grids and 1024-point strided pass (0.91x,
+/// fifty-third session); f64 R2C [4, 1025] grids, three blocks, ran 1.08x those plans.
+fn grid_cost(rows: usize, values: usize, precision: Precision, limits: DeviceLimits) -> f64 {
+    let three_blocks = fits_shared_padded(3 * values, precision, limits);
+    let fraction = match (three_blocks, precision, rows) {
+        (true, ..) => 0.93,
+        (false, Precision::F64, 2) => 0.77,
+        _ => 0.65,
+    };
+    1.0 / fraction
 }
 
 /// Relative time of one pass of `len` points over the whole array: 1 / its fraction of copy
@@ -1284,6 +1294,14 @@ mod tests {
         assert_eq!((p[1].recipe.core.real_grid(), grid(&p[1]), p[1].from, p[1].to), (Some(FftKind::C2R), Some(vec![4, 1024]), PassBuffer::Scratch, PassBuffer::Output));
         let io = p[1].recipe.io.as_ref().unwrap();
         assert_eq!((io.input_stride, io.output_stride, io.twiddle), (512 * 1025, 512 * 2048, None));
+        // f64 (`grid_cost`): 4096^2 in two passes, [2, 4096] grids of one block each; 2048^2
+        // C2C keeps [2, 2048] grids, where R2C and C2R take real [4, 1024] cores, three blocks.
+        let f64_passes = |p: FftNdProblem| passes(p.precision(Precision::F64));
+        let p = f64_passes(FftNdProblem::c2c(&[4096, 4096], &[0, 1]));
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![2, 4096]), None]);
+        assert_eq!(grid(&f64_passes(FftNdProblem::c2c(&[2048, 2048], &[0, 1]))[0]), Some(vec![2, 2048]));
+        assert_eq!(grid(&f64_passes(FftNdProblem::r2c(&[2048, 2048], &[0, 1]))[0]), Some(vec![4, 1024]));
+        assert_eq!(grid(&f64_passes(FftNdProblem::c2r(&[2048, 2048], &[0, 1]))[1]), Some(vec![4, 1024]));
         // Columns of 512 are one good strided pass; 8192-point rows make grids too large.
         assert!(passes(FftNdProblem::c2c(&[512, 512], &[0, 1])).iter().all(|p| grid(p).is_none()));
         assert!(passes(FftNdProblem::c2c(&[8192, 8192], &[0, 1])).iter().all(|p| grid(p).is_none()));
