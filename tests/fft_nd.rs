@@ -259,6 +259,15 @@ fn long_lengths_take_two_passes() {
         }
         if common::full() && !common::under_sanitizer() {
             check::<f32>(&device, FftNdProblem::c2c(&[4100, 4104], &[0, 1]));
+            // f64 4096^2 in two passes: [2, 4096] grids, a strided pass of 2048 points; f64
+            // real 2048^2 through real [4, 1024] grids (`grid_cost`).
+            let p = FftNdProblem::c2c(&[4096, 4096], &[0, 1]).f64();
+            if device.info().shared_memory_per_block >= 140 * 1024 {
+                assert_eq!(coalesce::fft::FftNdRecipe::design(p.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), 2);
+            }
+            check::<f64>(&device, p);
+            check_real::<f64>(&device, FftNdProblem::r2c(&[2048, 2048], &[0, 1]).f64());
+            check_real::<f64>(&device, FftNdProblem::c2r(&[2048, 2048], &[0, 1]).f64());
         }
     }
 }
