@@ -1028,7 +1028,8 @@ fn middle_buffer(from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> PassBu
 /// block) at 0.65 (fourth session, docs/BENCHMARKS.md). Of f64 grids of one block, [2, 4096]
 /// ran at about 0.77 (fifty-second session: its two-pass 4096^2 1.17x three passes), while
 /// [4, 2048] ran slower than 2048^2's [2, 2048] grids and 1024-point strided pass (0.91x,
-/// fifty-third session); f64 R2C [4, 1025] grids, three blocks, ran 1.08x those plans.
+/// fifty-third session); f64 R2C and C2R real grids of 4 x 1025 values, three blocks, ran
+/// 1.08x the [2, 1025] grids and 1024-point strided passes they replaced.
 fn grid_cost(rows: usize, values: usize, precision: Precision, limits: DeviceLimits) -> f64 {
     let three_blocks = fits_shared_padded(3 * values, precision, limits);
     let fraction = match (three_blocks, precision, rows) {
