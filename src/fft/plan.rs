@@ -8,7 +8,7 @@ use super::cluster::ClusterLimits;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::tables::{bluestein_filter_spectrum, chirp, rader_tables, twiddles, RootDigits};
+use super::tables::{bluestein_filter_spectrum, chirp, rader_filter_spectrum, rader_index_tables, twiddles, RootDigits};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::Backend;
 use crate::element::Element;
@@ -232,10 +232,14 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         values.extend(chirp(factor));
         values.extend(bluestein_filter_spectrum(factor, conv_len));
     }
-    if let Core::Rader { len, prime, .. } = recipe.core {
-        let (filter, indices) = rader_tables(len, prime);
-        values.extend(filter);
-        values.extend(indices);
+    if let Core::Rader { len, prime, ref inner, .. } = recipe.core {
+        let precision = recipe.problem.precision;
+        values.extend(rader_filter_spectrum(prime));
+        let pad = TableLayout::rader_index_pad(values.len(), precision);
+        values.extend(std::iter::repeat_n(Complex::new(0.0, 0.0), pad));
+        let (gather, scatter) = rader_index_tables(len, prime, inner[0], precision);
+        values.extend(gather);
+        values.extend(scatter);
     }
     if let Some(digits) = recipe.io.as_ref().and_then(|io| io.twiddle_tables(recipe.problem.precision)) {
         values.extend(digits.tables());

@@ -3,6 +3,8 @@
 
 use num_complex::Complex;
 
+use super::problem::Precision;
+
 type C64 = Complex<f64>;
 
 /// e^{-2 pi i num/den}, with the fraction reduced to the first octant in integer arithmetic
@@ -140,12 +142,70 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
 /// as the real and imaginary parts of one complex value each (small integers, exact in f32).
 pub fn rader_tables(len: usize, prime: usize) -> (Vec<C64>, Vec<C64>) {
     let g = RaderPowers::of(prime);
+    let m = len / prime;
+    let indices = (0..prime - 1).map(|k| C64::new((m * g.power(k)) as f64, g.inverse_power(k) as f64)).collect();
+    (rader_filter_spectrum(prime), indices)
+}
+
+/// The first of [`rader_tables`]: the spectrum of Rader's filter, divided by prime - 1.
+pub fn rader_filter_spectrum(prime: usize) -> Vec<C64> {
+    let g = RaderPowers::of(prime);
     let order = prime - 1;
     let b: Vec<C64> = (0..order).map(|q| unit_root(g.inverse_power(q) as u64, prime as u64)).collect();
-    let filter = host_fft(&b).into_iter().map(|v| v / order as f64).collect();
+    host_fft(&b).into_iter().map(|v| v / order as f64).collect()
+}
+
+/// Rader's permutations for one read a butterfly (codegen/passes.rs): the gather's and the
+/// scatter's indices of the convolutions' first and last passes, both of `radix` R (the
+/// inverse's radices are the forward's reversed), as tables of 16-bit values: butterfly j
+/// (j < (p - 1) / R) holds R of them contiguous, padded to whole 16-byte loads. Gather: value
+/// k = j + i (p - 1) / R is x[u + m g^k], so its index is m g^k; scatter: value k = j + i
+/// (p - 1) / R goes to slot g^-k of its DFT. Packed as raw bytes into the table's complex
+/// values of `precision` (finite floats: every 16-bit value is under 2^14).
+pub fn rader_index_tables(len: usize, prime: usize, radix: usize, precision: Precision) -> (Vec<C64>, Vec<C64>) {
+    let g = RaderPowers::of(prime);
     let m = len / prime;
-    let indices = (0..order).map(|k| C64::new((m * g.power(k)) as f64, g.inverse_power(k) as f64)).collect();
-    (filter, indices)
+    let per_row = (prime - 1) / radix;
+    let gather = packed_u16(per_row, radix, |j, i| m * g.power(j + i * per_row));
+    let scatter = packed_u16(per_row, radix, |j, i| g.inverse_power(j + i * per_row));
+    (as_table_values(&gather, precision), as_table_values(&scatter, precision))
+}
+
+/// 16-bit values a butterfly takes in [`rader_index_tables`]: `radix` rounded up to a whole
+/// number of 16-byte loads.
+pub fn rader_index_stride(radix: usize) -> usize {
+    radix.next_multiple_of(8)
+}
+
+/// `rows` rows of `width` 16-bit values `value(row, i)`, each row padded to
+/// [`rader_index_stride`], little-endian.
+fn packed_u16(rows: usize, width: usize, value: impl Fn(usize, usize) -> usize) -> Vec<u8> {
+    let stride = rader_index_stride(width);
+    let mut bytes = vec![0u8; rows * stride * 2];
+    for row in 0..rows {
+        for i in 0..width {
+            let v = value(row, i);
+            assert!(v < 1 << 14, "a packed index must stay under 2^14 (finite floats): {v}");
+            bytes[(row * stride + i) * 2..][..2].copy_from_slice(&(v as u16).to_le_bytes());
+        }
+    }
+    bytes
+}
+
+/// Raw bytes (a whole number of complex values of `precision`) as the f64 values whose
+/// rounding to `precision` in `upload_tables` gives those bytes back: every f32 or f64 here is
+/// finite (the packed values' top bits are clear), and f32 -> f64 -> f32 is exact.
+fn as_table_values(bytes: &[u8], precision: Precision) -> Vec<C64> {
+    match precision {
+        Precision::F32 => bytes.chunks(8).map(|c| {
+            let word = |w: &[u8]| f32::from_bits(u32::from_le_bytes(w.try_into().expect("4 bytes"))) as f64;
+            C64::new(word(&c[..4]), word(&c[4..]))
+        }).collect(),
+        Precision::F64 => bytes.chunks(16).map(|c| {
+            let word = |w: &[u8]| f64::from_bits(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+            C64::new(word(&c[..8]), word(&c[8..]))
+        }).collect(),
+    }
 }
 
 /// The powers of the primitive root g mod a prime: Rader's permutations, g^k and g^-k.
@@ -260,6 +320,34 @@ mod tests {
             let want = host_fft(&x);
             for k in 0..p {
                 assert!((y[k] - want[k]).norm() < 1e-9 * p as f64, "p={p} k={k}: {} vs {}", y[k], want[k]);
+            }
+        }
+    }
+
+    #[test]
+    fn rader_index_tables_come_back_as_their_16_bit_values() {
+        // As upload_tables rounds them (f32: each part `as f32`), read back as the kernel
+        // reads them: butterfly j's row of rader_index_stride(R) little-endian 16-bit values.
+        for (len, p, radix) in [(134, 67, 11), (4038, 673, 16), (8191, 8191, 10), (3 * 4093, 4093, 31)] {
+            let g = RaderPowers::of(p);
+            let per_row = (p - 1) / radix;
+            for precision in [Precision::F32, Precision::F64] {
+                let (gather, scatter) = rader_index_tables(len, p, radix, precision);
+                let bytes = |t: &[C64]| -> Vec<u8> {
+                    match precision {
+                        Precision::F32 => t.iter().flat_map(|c| [(c.re as f32).to_bits().to_le_bytes(), (c.im as f32).to_bits().to_le_bytes()].concat()).collect(),
+                        Precision::F64 => t.iter().flat_map(|c| [c.re.to_bits().to_le_bytes(), c.im.to_bits().to_le_bytes()].concat()).collect(),
+                    }
+                };
+                let value = |b: &[u8], j: usize, i: usize| u16::from_le_bytes([b[(j * rader_index_stride(radix) + i) * 2], b[(j * rader_index_stride(radix) + i) * 2 + 1]]) as usize;
+                let (gather, scatter) = (bytes(&gather), bytes(&scatter));
+                assert_eq!(gather.len(), per_row * rader_index_stride(radix) * 2);
+                for j in 0..per_row {
+                    for i in 0..radix {
+                        assert_eq!(value(&gather, j, i), len / p * g.power(j + i * per_row), "{len} {precision:?}");
+                        assert_eq!(value(&scatter, j, i), g.inverse_power(j + i * per_row), "{len} {precision:?}");
+                    }
+                }
             }
         }
     }

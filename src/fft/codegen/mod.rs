@@ -49,10 +49,12 @@ pub struct TableLayout {
     /// Bluestein's chirp (for DFTs of its factor's length), then its filter's spectrum.
     pub chirp: usize,
     pub filter: usize,
-    /// Rader: the spectrum of its filter, and per k < p-1 the permutations (m g^k, g^-k mod
-    /// p) as the real and imaginary parts.
+    /// Rader: the spectrum of its filter; the gather's and the scatter's indices, 16-bit
+    /// values packed a butterfly's together (`tables::rader_index_tables`), each table
+    /// starting on 16 bytes.
     pub rader_filter: usize,
-    pub rader_indices: usize,
+    pub rader_gather: usize,
+    pub rader_scatter: usize,
     /// Four-step twiddles e^{-2 pi i m/N}: a table per digit of m (`tables::RootDigits`).
     pub step_roots: usize,
     /// Bluestein over passes: the chirp e^{-pi i g^2/len} = e^{-2 pi i m/(2 len)}, m = g^2 mod
@@ -82,9 +84,15 @@ impl TableLayout {
             Core::Bluestein { factor, conv_len, .. } => (take(*factor), take(*conv_len)),
             _ => (take(0), take(0)),
         };
-        let (rader_filter, rader_indices) = match core {
-            Core::Rader { prime, .. } => (take(prime - 1), take(prime - 1)),
-            _ => (take(0), take(0)),
+        let (rader_filter, rader_gather, rader_scatter) = match core {
+            Core::Rader { prime, inner, .. } => {
+                let filter = take(prime - 1);
+                // Whole 16-byte values: an f32 table's even entries.
+                let values = Self::rader_index_values(*prime, inner[0], recipe.problem.precision);
+                take(Self::rader_index_pad(filter + prime - 1, recipe.problem.precision));
+                (filter, take(values), take(values))
+            }
+            _ => (take(0), take(0), take(0)),
         };
         let step_roots = take(recipe.io.as_ref().and_then(|io| io.twiddle_tables(recipe.problem.precision)).map_or(0, |d| d.entries()));
         let pass_chirp_roots = take(recipe.io.as_ref().and_then(|io| io.chirp_step()).map_or(0, |c| RootDigits::of(2 * c.len).entries()));
@@ -97,13 +105,27 @@ impl TableLayout {
             chirp,
             filter,
             rader_filter,
-            rader_indices,
+            rader_gather,
+            rader_scatter,
             step_roots,
             pass_chirp_roots,
             pass_filter,
             packed_roots,
             total: at,
         }
+    }
+
+    /// Table values each of Rader's index tables takes: (p - 1) / R butterflies of
+    /// `rader_index_stride(R)` 16-bit values.
+    pub fn rader_index_values(prime: usize, radix: usize, precision: Precision) -> usize {
+        let bytes = (prime - 1) / radix * super::tables::rader_index_stride(radix) * 2;
+        bytes / super::recipe::complex_bytes(precision) as usize
+    }
+
+    /// Padding values before Rader's index tables when the layout stands at `at`: one where
+    /// an f32 table would start off 16 bytes.
+    pub fn rader_index_pad(at: usize, precision: Precision) -> usize {
+        usize::from(precision == Precision::F32 && at % 2 == 1)
     }
 
     /// Length whose roots of unity `core_twiddles` holds: that of the core's row (a grid: the
@@ -582,13 +604,16 @@ mod tests {
         recipe.tuning.ping_pong = false;
         let t = crate::fft::TableLayout::of(&recipe);
         let body = fft_source(&recipe).body;
-        // First pass of the first convolution (radix 11 of 66): 11 reads through the gather
-        // table; last pass of the second (its radices reversed: radix 11, 6 apart): 11 writes
-        // through the scatter one.
-        assert_eq!(body.matches(&format!("v[0] = SH(s, u + (u32)(tables + j)[{}u].x);", t.rader_indices)).count(), 1);
-        assert_eq!(body.matches("].x);").count(), 11);
-        assert_eq!(body.matches("].y) = cadd(x0[0], cconj(").count(), 11);
-        assert!(body.contains(&format!("SH(s, u * 67u + (u32)(tables + o)[{}u].y)", t.rader_indices + 60)));
+        // First pass of the first convolution (radix 11 of 66): the butterfly's 11 gather
+        // indices in two 16-byte reads of 16-bit values; last pass of the second (its radices
+        // reversed: radix 11, 6 apart): 11 writes through the scatter's.
+        assert_eq!(t.rader_scatter - t.rader_gather, 6 * 16 * 2 / 8);
+        assert_eq!(body.matches(&format!("const u32x4 gj0 = ((const GLOBAL u32x4*)(tables + {}u) + j * 2u)[0], gj1 = ", t.rader_gather)).count(), 1);
+        assert_eq!(body.matches("v[0] = SH(s, u + (gj0.x & 0xffffu));").count(), 1);
+        assert_eq!(body.matches("v[10] = SH(s, u + (gj1.y & 0xffffu));").count(), 1);
+        assert_eq!(body.matches(&format!("const u32x4 go0 = ((const GLOBAL u32x4*)(tables + {}u) + o * 2u)[0]", t.rader_scatter)).count(), 1);
+        assert_eq!(body.matches(") = cadd(x0[0], cconj(").count(), 11);
+        assert!(body.contains("SH(s, u * 67u + (go0.y >> 16)) = cadd(x0[0], cconj(v[3]));"));
         // The forward's last pass and the inverse's first (radix 6) are one: the filter's
         // product in registers between two radix-6 codelets, then one write of each value.
         assert_eq!(body.matches("dft_6(&v[0]);").count(), 2);

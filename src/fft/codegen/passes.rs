@@ -154,7 +154,7 @@ impl KernelWriter<'_> {
                 }
             }
             Core::Rader { len, prime, .. } => {
-                let (indices, filter) = (self.tables.rader_indices, self.tables.rader_filter);
+                let (gather, scatter, filter) = (self.tables.rader_gather, self.tables.rader_scatter, self.tables.rader_filter);
                 let m = len / prime;
                 self.w.comment(&[
                     &format!("Rader: the first pass is {m} DFT(s) of {prime} points, DFT u over x[u + {m} n], n < {prime}. With g a"),
@@ -163,8 +163,8 @@ impl KernelWriter<'_> {
                     &format!("live at {prime} u .. {prime} u + {}, x[0] first, and end there in natural order (what a Stockham pass", prime - 1),
                     "of this radix writes). X[0] = x[0] + sum of the rest waits in the spare slot after the row.",
                 ]);
-                let (filter, scatter) = (Finish::RaderFilter { filter, len }, Finish::RaderScatter { indices, len });
-                self.convolution(&stages[0], &stages[1], Source::RaderGather { indices, len }, filter, Sink::Shared, scatter);
+                let (filter, scatter) = (Finish::RaderFilter { filter, len }, Finish::RaderScatter { indices: scatter, len });
+                self.convolution(&stages[0], &stages[1], Source::RaderGather { indices: gather, len }, filter, Sink::Shared, scatter);
                 self.stockham(&stages[2], source, sink, Finish::None);
             }
             Core::Grid { shape, halved, .. } => {
@@ -363,9 +363,9 @@ impl KernelWriter<'_> {
             }
             Source::RaderGather { indices, .. } => {
                 let u = if stage.subrows > 1 { "u + " } else { "" };
-                for i in 0..radix {
-                    let at = format!("{u}(u32)(tables + j)[{}u].x", indices + i * per_row);
-                    self.w.line(format!("v[{}] = {};", base + i, Self::sh(p.src, "s", &at)));
+                let index = self.rader_indices("gj", indices, "j", radix, "m g^k of value k = j + i (p - 1) / R");
+                for (i, at) in index.iter().enumerate() {
+                    self.w.line(format!("v[{}] = {};", base + i, Self::sh(p.src, "s", &format!("{u}{at}"))));
                 }
                 let x0 = Self::sh(p.src, "s", if stage.subrows > 1 { "u" } else { "0u" });
                 self.w.line(format!("if (j == 0) x0[{q}] = {x0};"));
@@ -384,6 +384,22 @@ impl KernelWriter<'_> {
             let Finish::RaderScatter { len, .. } = p.finish else { unreachable!("only Rader's last pass scatters") };
             self.w.line(format!("x0[{q}] = {};", self.x0_park(stage, len)));
         }
+    }
+
+    /// Rader's permutation for butterfly `butterfly` of a pass of radix `radix`: its row of
+    /// the 16-bit table at `table` (`tables::rader_index_tables`) read in 16-byte loads into
+    /// `name`0, `name`1, ..., and the expressions of its values' indices, i < radix.
+    fn rader_indices(&mut self, name: &str, table: usize, butterfly: &str, radix: usize, what: &str) -> Vec<String> {
+        let loads = crate::fft::tables::rader_index_stride(radix) / 8;
+        let row = format!("(const GLOBAL u32x4*)(tables + {table}u) + {butterfly} * {loads}u");
+        let words: Vec<String> = (0..loads).map(|k| format!("{name}{k} = ({row})[{k}]")).collect();
+        self.w.line(format!("const u32x4 {};   /* {what}, 16 bits each */", words.join(", ")));
+        (0..radix)
+            .map(|i| {
+                let word = format!("{name}{}.{}", i / 8, ["x", "y", "z", "w"][i % 8 / 2]);
+                if i % 2 == 0 { format!("({word} & 0xffffu)") } else { format!("({word} >> 16)") }
+            })
+            .collect()
     }
 
     /// A butterfly's twiddles, codelet and writes (butterfly t + q w, values v[base..base + radix]).
@@ -425,6 +441,10 @@ impl KernelWriter<'_> {
             self.w.close();
             return;
         }
+        let scattered = match p.finish {
+            Finish::RaderScatter { indices, .. } => self.rader_indices("go", indices, "o", radix, "g^-k of value k = o + i ns"),
+            _ => Vec::new(),
+        };
         for i in 0..radix {
             let v = format!("v[{}]", base + i);
             let at = format!("o + {}u", i * ns);
@@ -446,7 +466,7 @@ impl KernelWriter<'_> {
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
             } else {
                 let to = match p.finish {
-                    Finish::RaderScatter { indices, .. } => format!("{slot} + (u32)(tables + o)[{}u].y", indices + i * ns),
+                    Finish::RaderScatter { .. } => format!("{slot} + {}", scattered[i]),
                     Finish::Chirp { len, lines: 2.., .. } => format!("at * {len}u + {at}"),
                     _ => Self::value_index(stage, &at),
                 };
