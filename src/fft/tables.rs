@@ -135,19 +135,9 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
     spectrum.into_iter().map(|v| v / m as f64).collect()
 }
 
-/// Rader's tables for the length-`prime` DFTs of a length-`len` transform, with g the
-/// primitive root mod prime: the spectrum of the filter `b[q] = e^{-2 pi i g^-q/prime}`
-/// (length prime - 1) divided by prime - 1, so that the kernel's inverse transform comes out
-/// scaled; and the permutations, (m g^k, g^-k) mod prime for k < prime - 1 (m = len/prime),
-/// as the real and imaginary parts of one complex value each (small integers, exact in f32).
-pub fn rader_tables(len: usize, prime: usize) -> (Vec<C64>, Vec<C64>) {
-    let g = RaderPowers::of(prime);
-    let m = len / prime;
-    let indices = (0..prime - 1).map(|k| C64::new((m * g.power(k)) as f64, g.inverse_power(k) as f64)).collect();
-    (rader_filter_spectrum(prime), indices)
-}
-
-/// The first of [`rader_tables`]: the spectrum of Rader's filter, divided by prime - 1.
+/// The spectrum of Rader's filter `b[q] = e^{-2 pi i g^-q/prime}` (length prime - 1, g the
+/// primitive root mod prime) divided by prime - 1, so that the kernel's inverse transform
+/// comes out scaled.
 pub fn rader_filter_spectrum(prime: usize) -> Vec<C64> {
     let g = RaderPowers::of(prime);
     let order = prime - 1;
@@ -307,7 +297,9 @@ mod tests {
     #[test]
     fn rader_tables_turn_a_prime_dft_into_a_convolution() {
         for (len, p) in [(67usize, 67usize), (97 * 3, 97), (4093, 4093)] {
-            let (filter, indices) = rader_tables(len, p);
+            // The permutations the index tables hold: gather m g^k, scatter g^-k.
+            let (filter, g) = (rader_filter_spectrum(p), RaderPowers::of(p));
+            let indices: Vec<C64> = (0..p - 1).map(|k| C64::new((len / p * g.power(k)) as f64, g.inverse_power(k) as f64)).collect();
             let x: Vec<C64> = (0..p).map(|i| C64::new((i as f64 * 0.37).sin(), (i as f64 * 1.1).cos())).collect();
             let a: Vec<C64> = (0..p - 1).map(|k| x[indices[k].re as usize / (len / p)]).collect();
             let spectrum = host_fft(&a);

@@ -390,6 +390,8 @@ impl KernelWriter<'_> {
     /// the 16-bit table at `table` (`tables::rader_index_tables`) read in 16-byte loads into
     /// `name`0, `name`1, ..., and the expressions of its values' indices, i < radix.
     fn rader_indices(&mut self, name: &str, table: usize, butterfly: &str, radix: usize, what: &str) -> Vec<String> {
+        let Core::Rader { ref inner, .. } = self.r.core else { unreachable!("only Rader's core permutes") };
+        assert_eq!(radix, inner[0], "Rader's index tables are laid out for the convolutions' first radix");
         let loads = crate::fft::tables::rader_index_stride(radix) / 8;
         let row = format!("(const GLOBAL u32x4*)(tables + {table}u) + {butterfly} * {loads}u");
         let words: Vec<String> = (0..loads).map(|k| format!("{name}{k} = ({row})[{k}]")).collect();
