@@ -468,7 +468,7 @@ impl KernelWriter<'_> {
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
             } else {
                 let to = match p.finish {
-                    Finish::RaderScatter { .. } => format!("{slot} + {}", scattered[i]),
+                    Finish::RaderScatter { .. } => format!("{slot} + {}", scattered.get(i).expect("an index a value")),
                     Finish::Chirp { len, lines: 2.., .. } => format!("at * {len}u + {at}"),
                     _ => Self::value_index(stage, &at),
                 };
