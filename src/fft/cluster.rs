@@ -188,6 +188,11 @@ impl FftRecipe {
     fn cluster_with(c: usize, (n2, m, first): (usize, usize, StridedIo), (n1, p, second): (usize, usize, StridedIo), precision: Precision, limits: DeviceLimits) -> Result<FftRecipe> {
         let mut a = FftRecipe::design_strided(n2, precision, first, limits)?;
         let mut b = FftRecipe::design_strided(n1, precision, second, limits)?;
+        // Pass A's tables follow pass B's in one buffer, wherever those end: Rader's index
+        // tables, read in 16-byte loads, could start off 16 bytes there.
+        if a.uses_rader() || b.uses_rader() {
+            return Err(Error::Unsupported(format!("a cluster of {n2}- and {n1}-point passes: Rader's algorithm runs in separate passes")));
+        }
         a.tuning.transforms_per_block = m as u32;
         b.tuning.transforms_per_block = p as u32;
         // Staged both ways: pass B reads its values from its peers' shared memory.

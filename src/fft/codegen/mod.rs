@@ -87,7 +87,8 @@ impl TableLayout {
         let (rader_filter, rader_gather, rader_scatter) = match core {
             Core::Rader { prime, inner, .. } => {
                 let filter = take(prime - 1);
-                // Whole 16-byte values: an f32 table's even entries.
+                // Read in 16-byte loads: at an f32 table's even entries (a cluster's pass A
+                // starts its tables where pass B's end, so clusters take no Rader core).
                 let values = Self::rader_index_values(*prime, inner[0], recipe.problem.precision);
                 take(Self::rader_index_pad(filter + prime - 1, recipe.problem.precision));
                 (filter, take(values), take(values))
