@@ -8,7 +8,7 @@ use super::cluster::ClusterLimits;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::tables::{bluestein_filter_spectrum, chirp, rader_filter_spectrum, rader_index_tables, twiddles, RootDigits};
+use super::tables::{bluestein_filter_spectrum, chirp, rader_filter_spectrum, rader_index_tables, table_bytes, twiddles, RootDigits};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::Backend;
 use crate::element::Element;
@@ -203,14 +203,7 @@ fn upload_tables(device: &Device, recipe: &FftRecipe) -> Result<DeviceBuffer<u8>
     if values.is_empty() {
         values.push(Complex::new(0.0, 0.0)); // no zero-length allocations
     }
-    let bytes: Vec<u8> = match recipe.problem.precision {
-        Precision::F64 => crate::element::as_bytes(&values).to_vec(),
-        Precision::F32 => {
-            let v: Vec<Complex<f32>> = values.iter().map(|c| Complex::new(c.re as f32, c.im as f32)).collect();
-            crate::element::as_bytes(&v).to_vec()
-        }
-    };
-    device.upload(&bytes)
+    device.upload(&table_bytes(&values, recipe.problem.precision))
 }
 
 /// One kernel's tables, in f64, laid out as [`TableLayout::of`] says.

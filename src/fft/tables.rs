@@ -167,6 +167,23 @@ pub fn rader_index_stride(radix: usize) -> usize {
     radix.next_multiple_of(8)
 }
 
+/// Table values of `precision` each of [`rader_index_tables`] takes: (prime - 1) / radix
+/// butterflies of [`rader_index_stride`] 16-bit values.
+pub fn rader_index_table_values(prime: usize, radix: usize, precision: Precision) -> usize {
+    (prime - 1) / radix * rader_index_stride(radix) * 2 / super::recipe::complex_bytes(precision) as usize
+}
+
+/// Tables computed in f64 as the kernels read them: rounded to `precision`, as bytes.
+pub fn table_bytes(values: &[C64], precision: Precision) -> Vec<u8> {
+    match precision {
+        Precision::F64 => crate::element::as_bytes(values).to_vec(),
+        Precision::F32 => {
+            let v: Vec<Complex<f32>> = values.iter().map(|c| Complex::new(c.re as f32, c.im as f32)).collect();
+            crate::element::as_bytes(&v).to_vec()
+        }
+    }
+}
+
 /// `rows` rows of `width` 16-bit values `value(row, i)`, each row padded to
 /// [`rader_index_stride`], little-endian.
 fn packed_u16(rows: usize, width: usize, value: impl Fn(usize, usize) -> usize) -> Vec<u8> {
@@ -318,19 +335,14 @@ mod tests {
 
     #[test]
     fn rader_index_tables_come_back_as_their_16_bit_values() {
-        // As upload_tables rounds them (f32: each part `as f32`), read back as the kernel
-        // reads them: butterfly j's row of rader_index_stride(R) little-endian 16-bit values.
+        // As upload_tables rounds them (`table_bytes`), read back as the kernel reads them: butterfly j's row of rader_index_stride(R) little-endian 16-bit values.
         for (len, p, radix) in [(134, 67, 11), (4038, 673, 16), (8191, 8191, 10), (3 * 4093, 4093, 31)] {
             let g = RaderPowers::of(p);
             let per_row = (p - 1) / radix;
             for precision in [Precision::F32, Precision::F64] {
                 let (gather, scatter) = rader_index_tables(len, p, radix, precision);
-                let bytes = |t: &[C64]| -> Vec<u8> {
-                    match precision {
-                        Precision::F32 => t.iter().flat_map(|c| [(c.re as f32).to_bits().to_le_bytes(), (c.im as f32).to_bits().to_le_bytes()].concat()).collect(),
-                        Precision::F64 => t.iter().flat_map(|c| [c.re.to_bits().to_le_bytes(), c.im.to_bits().to_le_bytes()].concat()).collect(),
-                    }
-                };
+                assert_eq!((gather.len(), scatter.len()), (rader_index_table_values(p, radix, precision), gather.len()));
+                let bytes = |t: &[C64]| table_bytes(t, precision);
                 let value = |b: &[u8], j: usize, i: usize| u16::from_le_bytes([b[(j * rader_index_stride(radix) + i) * 2], b[(j * rader_index_stride(radix) + i) * 2 + 1]]) as usize;
                 let (gather, scatter) = (bytes(&gather), bytes(&scatter));
                 assert_eq!(gather.len(), per_row * rader_index_stride(radix) * 2);

@@ -89,7 +89,7 @@ impl TableLayout {
                 let filter = take(prime - 1);
                 // Read in 16-byte loads: at an f32 table's even entries (a cluster's pass A
                 // starts its tables where pass B's end, so clusters take no Rader core).
-                let values = Self::rader_index_values(*prime, inner[0], recipe.problem.precision);
+                let values = super::tables::rader_index_table_values(*prime, inner[0], recipe.problem.precision);
                 take(Self::rader_index_pad(filter + prime - 1, recipe.problem.precision));
                 (filter, take(values), take(values))
             }
@@ -114,13 +114,6 @@ impl TableLayout {
             packed_roots,
             total: at,
         }
-    }
-
-    /// Table values each of Rader's index tables takes: (p - 1) / R butterflies of
-    /// `rader_index_stride(R)` 16-bit values.
-    pub fn rader_index_values(prime: usize, radix: usize, precision: Precision) -> usize {
-        let bytes = (prime - 1) / radix * super::tables::rader_index_stride(radix) * 2;
-        bytes / super::recipe::complex_bytes(precision) as usize
     }
 
     /// Padding values before Rader's index tables when the layout stands at `at`: one where
