@@ -275,6 +275,31 @@ fn rader_lengths_every_kind() {
     }
 }
 
+/// Rader rows of six DFTs or more as the planner designs them, their convolution and outer
+/// passes in the fewest passes (src/fft/fewer_passes.rs, `rader_in_fewer_passes`): codelets of
+/// up to 32 points there, 2114 = 14 x 151 as 15 x 10 then 14, 3624 = 24 x 151 as 15 x 10 then
+/// 24, 2406 = 6 x 401 as 20 x 20; every kind, both precisions (f64 up to 16 points); every
+/// seventh such length up to 4096 in the GPU suite.
+#[test]
+fn rader_rows_in_fewest_passes_every_kind() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let two_pass_convolution = |p: &FftProblem| {
+            FftRecipe::design_by_heuristic(*p, lim).is_ok_and(|r| matches!(&r.core, Core::Rader { len, prime, inner, .. } if len / prime >= 6 && inner.len() == 2 && inner.iter().any(|&x| x > 12)))
+        };
+        let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (100..=4096).step_by(7).collect() } else { vec![2114, 3624, 2406, 2 * 2114] };
+        let problems: Vec<FftProblem> =
+            lengths.iter().flat_map(|&n| [FftProblem::c2c(n, 2), FftProblem::r2c(n, 2), FftProblem::c2r(n, 2)]).filter(two_pass_convolution).collect();
+        assert!(problems.len() >= 5, "the sample lost its two-pass convolutions: {problems:?}");
+        check_all::<f32>(&device, &problems, "rader fewest passes f32");
+        let lengths: Vec<usize> = if common::full() && !common::under_sanitizer() { (100..=4096).step_by(7).collect() } else { vec![2114, 3624] };
+        let problems: Vec<FftProblem> =
+            lengths.iter().flat_map(|&n| [FftProblem::c2c(n, 2).f64(), FftProblem::r2c(2 * n, 2).f64()]).filter(two_pass_convolution).collect();
+        assert!(problems.len() >= 2, "the f64 sample lost its two-pass convolutions: {problems:?}");
+        check_all::<f64>(&device, &problems, "rader fewest passes f64");
+    }
+}
+
 /// Bluestein on the largest prime factor (forced, whatever the planner prefers): one to 61
 /// DFTs of a prime length per row, each by its own convolution, then the outer passes; every
 /// kind, both precisions, in place, and staged as well as direct reads.

@@ -9,8 +9,8 @@
 //! 540 as 27 x 20 (20 threads, each holding a 27-point codelet) ran 0.73x. The rule below is
 //! what separated the two over 442 lengths.
 
-use super::factor::{is_prime, pack_fewest_passes, pack_radices_capped, LARGEST_COMPOSITE_CODELET};
-use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, MAX_PRIME_RADIX};
+use super::factor::{is_prime, pack_fewest_passes, pack_radices_capped, LARGEST_COMPOSITE_CODELET, MAX_COMPOSITE_RADIX};
+use super::recipe::{rader_convolution_prime_limit, Core, DeviceLimits, FftRecipe, RealPacking, MAX_PRIME_RADIX};
 use super::problem::{FftKind, Precision};
 
 /// Threads a row must keep when its widest pass is a composite codelet above 16 points.
@@ -35,6 +35,10 @@ const SHORT_ROW_MAX_THREADS: u32 = 30;
 /// ran 1.09x (R2C) and 1.03x (C2R) faster, the 8192-point core of a 16384-point R2C as 32 x 32 x
 /// 8 0.81x (16 x 16 x 16 x 2 before).
 const HALF_LENGTH_MAX_CORE: usize = 2048;
+
+/// Rader rows of this many DFTs or more take their convolution and outer passes in the fewest
+/// passes ([`FftRecipe::rader_in_fewer_passes`]).
+const RADER_FEWER_PASSES_MIN_DFTS: usize = 6;
 
 /// Caps on composite codelets for the greedy packing ([`pack_radices_capped`]) that the rule
 /// searches and the variants benchmark times (`radix<=C`).
@@ -109,6 +113,56 @@ impl FftRecipe {
         best.unwrap_or(self)
     }
 
+    /// This Rader recipe, or one whose convolution (the radices of p - 1) and outer passes (the
+    /// radices of the row's DFT count m) each take their fewest passes with codelets of up to 32
+    /// points, the most even such packing, where the row holds [`RADER_FEWER_PASSES_MIN_DFTS`]
+    /// DFTs or more. The packing model ([`StockhamModel::STRIDED_GRID_RADER`](super::factor::StockhamModel::STRIDED_GRID_RADER)) charges the
+    /// 12-, 14- and 15-point codelets 3.5 times their work and stops at 16 points, so it split
+    /// 150 as 10 x 5 x 3 and m = 12 as 6 x 2; but Rader's rows are bound on chip, not by memory
+    /// (without a global read or write they ran in 0.91 of their time), and every pass reads
+    /// and writes the row in shared memory once more. Measured on an H200 (fifty-fourth
+    /// session, `--suite variants` over 100 Rader lengths, radix caps 16 to 32): convolutions
+    /// of three passes in two ran 1.10x over 45 rows with one outer pass and 1.25x over 13 with
+    /// two (3624 = 24 x 151 as 15 x 10 then 24: 1.40x), the most even packing the faster at
+    /// most lengths; but rows of two to five DFTs lost with both radices large (758 = 2 x 379
+    /// as 21 x 18 0.73x, 2031 = 3 x 677 as 26 x 26 0.63x), and so did prime rows (0.68x).
+    /// Same-run A/B of this rule over the lengths it changes (every second C2C f32 length,
+    /// every fourth real): C2C f32 1.16x (280 lengths), R2C 1.18x, C2R 1.14x; fewer outer
+    /// passes alone 1.01x to 1.11x. In f64 (whose codelets hold twice the registers) the
+    /// convolution's fewer passes ran 1.09x to 1.25x, but those with a codelet over 16 points
+    /// lost up to 0.66x (3647 = 7 x 521 as 26 x 20) and fewer outer passes 0.76x to 0.98x
+    /// (1455 = 15 x 97 in one radix-15 pass of 49 threads, not two of 146, 0.52x in C2R): f64
+    /// rows take the convolution's fewer passes only, in codelets of up to 16 points. So
+    /// planned, f64 ran 1.20x (C2C, 104 lengths), 1.20x (R2C) and 1.10x (C2R, 86 each), where
+    /// C2R lost at rows left with under three quarters of their threads (20 lengths 0.89x,
+    /// 1417 = 13 x 109 as 12 x 9 on 59 threads, not 6 x 6 x 3 on 117, 0.58x; the other kinds
+    /// 1.07x and 1.10x there): f64 rows keep at least three quarters of their threads.
+    pub(crate) fn rader_in_fewer_passes(self, limits: DeviceLimits) -> FftRecipe {
+        let Core::Rader { len, prime, ref inner, ref outer } = self.core else { return self };
+        let dfts = len / prime;
+        if dfts < RADER_FEWER_PASSES_MIN_DFTS {
+            return self;
+        }
+        let fewer = |n: usize, max_prime: usize, cap: usize, picked: &Vec<usize>| {
+            pack_fewest_passes(n, max_prime, cap).filter(|r| r.len() < picked.len()).unwrap_or_else(|| picked.clone())
+        };
+        let f64 = self.problem.precision == Precision::F64;
+        let cap = if f64 { MAX_COMPOSITE_RADIX } else { LARGEST_COMPOSITE_CODELET };
+        let inner_fewer = fewer(prime - 1, rader_convolution_prime_limit(prime, dfts), cap, inner);
+        let outer_fewer = if f64 { outer.clone() } else { fewer(dfts, MAX_PRIME_RADIX, cap, outer) };
+        if inner_fewer == *inner && outer_fewer == *outer {
+            return self;
+        }
+        let core = Core::Rader { len, prime, inner: inner_fewer, outer: outer_fewer };
+        let Ok(fewer) = FftRecipe::design_around(self.problem, core, limits) else { return self };
+        // f64 rows keep three quarters of their threads at least.
+        let keeps_threads = 4 * fewer.tuning.threads_per_transform >= 3 * self.tuning.threads_per_transform;
+        if f64 && !keeps_threads {
+            return self;
+        }
+        fewer
+    }
+
     /// f32 C2C rows of up to [`SHORT_ROW_MAX_LEN`] points, not a multiple of 8, planned in
     /// three passes or more with fewer than [`SHORT_ROW_MAX_THREADS`] threads: in two, the most
     /// even packing with codelets of up to [`SHORT_ROW_MAX_RADIX`] points, even where that
@@ -161,6 +215,27 @@ mod tests {
         // as 30 x 29; f64 keeps three passes.
         assert_eq!(radices(870), [30, 29]);
         assert_eq!(f64_radices(870).len(), 3);
+    }
+
+    #[test]
+    fn rader_rows_of_several_dfts_take_their_fewest_passes() {
+        let rader = |p: FftProblem| match FftRecipe::design_by_heuristic(p, DeviceLimits::H200).unwrap().core {
+            Core::Rader { inner, outer, .. } => (inner, outer),
+            other => panic!("{p:?}: not Rader: {other:?}"),
+        };
+        // 2114 = 14 x 151: the convolution of 150 in two passes, not 10 x 5 x 3, and the 14 DFTs
+        // combined in one, not 7 x 2; 3624 = 24 x 151 likewise (24 in one pass, not 6 x 4).
+        assert_eq!(rader(FftProblem::c2c(2114, 10)), (vec![15, 10], vec![14]));
+        assert_eq!(rader(FftProblem::c2c(3624, 10)), (vec![15, 10], vec![24]));
+        // Rows of fewer than six DFTs (758 = 2 x 379) and prime rows (811) keep the packing model's.
+        assert_eq!(rader(FftProblem::c2c(758, 10)).0.len(), 3);
+        assert_eq!(rader(FftProblem::c2c(811, 10)).0, [9, 9, 5, 2]);
+        // f64: the convolution only, in codelets of up to 16 points (2114's outer 7 x 2 stays;
+        // 3647 = 7 x 521 keeps 13 x 8 x 5, 520 having no two such codelets), and only where
+        // the row keeps three quarters of its threads (1417 = 13 x 109: 12 x 9 would halve them).
+        assert_eq!(rader(FftProblem::c2c(2114, 10).f64()), (vec![15, 10], vec![7, 2]));
+        assert_eq!(rader(FftProblem::c2c(3647, 10).f64()).0, [13, 8, 5]);
+        assert_eq!(rader(FftProblem::c2c(1417, 10).f64()).0, [6, 6, 3]);
     }
 
     #[test]

@@ -785,6 +785,8 @@ impl FftRecipe {
         let fitted_rules = radix_cap.is_none() && model == StockhamModel::CONTIGUOUS_ROWS;
         if fitted_rules {
             recipe = recipe.in_fewer_passes(limits);
+            // Rader rows of several DFTs: convolution and outer passes in the fewest passes.
+            recipe = recipe.rader_in_fewer_passes(limits);
             // f32 rows (C2C, even real) whose passes would hold over 64 values a thread: more
             // threads (held_values.rs).
             recipe = recipe.with_threads_for_held_values(limits);
@@ -1816,10 +1818,11 @@ mod tests {
         assert_eq!(r.tuning.threads_per_transform, 133);
         assert!(r.tuning.ping_pong);
         // Two butterflies a thread: 2 DFTs (2306 = 2 x 1153), a radix-37 pass after the DFTs
-        // (4033 = 109 x 37), 655 butterflies (3275 = 25 x 131).
+        // (3811 = 103 x 37: 222 butterflies of radix 17), over 400 butterflies (3942 = 54 x 73:
+        // 432 of radix 9).
         assert_eq!(threads(FftProblem::c2c(2306, 100)), 512);
-        assert_eq!(threads(FftProblem::c2c(4033, 100)), 333);
-        assert_eq!(threads(FftProblem::c2c(3275, 100)), 328);
+        assert_eq!(threads(FftProblem::c2c(3811, 100)), 111);
+        assert_eq!(threads(FftProblem::c2c(3942, 100)), 219);
         // f64 C2C within its own limits too (1349); two a thread from a radix-29 pass (2059 =
         // 29 x 71), at 5 DFTs (485 = 5 x 97), and in f64 R2C (2698: the core is 1349's).
         assert_eq!(threads(FftProblem::c2c(1349, 100).f64()), 133);
@@ -1840,8 +1843,9 @@ mod tests {
             assert!(r.uses_rader() && r.shared_bytes() < RADER_UNBOUNDED_MAX_SHARED && r.tuning.min_blocks_per_sm == 1, "{n}");
         }
         // Above the limit: a three-block bound stays (2593, 2272); a two-block one goes (3084
-        // in 48 KB, 3719 in 58 KB) unless a radix-37 pass needs the registers (4033 = 109 x 37).
-        assert_eq!([bound(2593), bound(2272), bound(3084), bound(3719), bound(4033)], [3, 3, 1, 1, 2]);
+        // in 48 KB, 3719 in 58 KB) unless a pass after the DFTs of a codelet over 16 points
+        // needs the registers (2759 = 89 x 31 in 45 KB).
+        assert_eq!([bound(2593), bound(2272), bound(3084), bound(3719), bound(2759)], [3, 3, 1, 1, 2]);
         // f64 keeps its bounds (not measured without them).
         assert_eq!(design(FftProblem::c2c(151, 100).f64()).tuning.min_blocks_per_sm, 3);
     }
