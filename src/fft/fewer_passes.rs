@@ -116,8 +116,9 @@ impl FftRecipe {
     /// This Rader recipe, or one whose convolution (the radices of p - 1) and outer passes (the
     /// radices of the row's DFT count m) each take their fewest passes with codelets of up to 32
     /// points, the most even such packing, where the row holds [`RADER_FEWER_PASSES_MIN_DFTS`]
-    /// DFTs or more. The packing model ([`StockhamModel::STRIDED_GRID_RADER`](super::factor::StockhamModel::STRIDED_GRID_RADER)) charges the
-    /// 12-, 14- and 15-point codelets 3.5 times their work and stops at 16 points, so it split
+    /// DFTs or more. The packing model
+    /// ([`StockhamModel::STRIDED_GRID_RADER`](super::factor::StockhamModel::STRIDED_GRID_RADER))
+    /// charges the 12-, 14- and 15-point codelets 3.5 times their work and stops at 16 points, so it split
     /// 150 as 10 x 5 x 3 and m = 12 as 6 x 2; but Rader's rows are bound on chip, not by memory
     /// (without a global read or write they ran in 0.91 of their time), and every pass reads
     /// and writes the row in shared memory once more. Measured on an H200 (fifty-fourth
@@ -154,13 +155,13 @@ impl FftRecipe {
             return self;
         }
         let core = Core::Rader { len, prime, inner: inner_fewer, outer: outer_fewer };
-        let Ok(fewer) = FftRecipe::design_around(self.problem, core, limits) else { return self };
+        let Ok(candidate) = FftRecipe::design_around(self.problem, core, limits) else { return self };
         // f64 rows keep three quarters of their threads at least.
-        let keeps_threads = 4 * fewer.tuning.threads_per_transform >= 3 * self.tuning.threads_per_transform;
+        let keeps_threads = 4 * candidate.tuning.threads_per_transform >= 3 * self.tuning.threads_per_transform;
         if f64 && !keeps_threads {
             return self;
         }
-        fewer
+        candidate
     }
 
     /// f32 C2C rows of up to [`SHORT_ROW_MAX_LEN`] points, not a multiple of 8, planned in
