@@ -144,8 +144,8 @@ impl FftRecipe {
         if dfts < RADER_FEWER_PASSES_MIN_DFTS {
             return self;
         }
-        let fewer = |n: usize, max_prime: usize, cap: usize, picked: &Vec<usize>| {
-            pack_fewest_passes(n, max_prime, cap).filter(|r| r.len() < picked.len()).unwrap_or_else(|| picked.clone())
+        let fewer = |n: usize, max_prime: usize, cap: usize, picked: &[usize]| {
+            pack_fewest_passes(n, max_prime, cap).filter(|r| r.len() < picked.len()).unwrap_or_else(|| picked.to_vec())
         };
         let f64 = self.problem.precision == Precision::F64;
         let cap = if f64 { MAX_COMPOSITE_RADIX } else { LARGEST_COMPOSITE_CODELET };
