@@ -9,6 +9,7 @@ use super::strided::StridedIo;
 use super::tables::RaderPowers;
 use super::codelet::CodeletSplit;
 use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
+use super::rader_tuning::RADER_TUNING_MIN_DFTS;
 use crate::error::{Error, Result};
 
 /// Largest prime radix given a straight-line codelet; transforms with a larger prime factor
@@ -403,12 +404,17 @@ impl Core {
     }
 
     /// How this core's composite codelets split unless a variant says otherwise: into coprime
-    /// factors where that takes fewer instructions in f32 Bluestein rows, the one kind where
-    /// that measured faster on average (fiftieth session; see [`CodeletSplit`]); elsewhere
-    /// Cooley-Tukey, and the `prime-factor codelets` variant where the wisdom found it faster.
+    /// factors where that takes fewer instructions in f32 Bluestein rows, the kind where that
+    /// first measured faster on average (fiftieth session; see [`CodeletSplit`]), and in f32
+    /// Rader rows of several DFTs since they take their fewest passes (fifty-fifth session,
+    /// rader_tuning.rs: `prime-factor codelets` beside the pick over 393 rows of six DFTs or
+    /// more 1.02x, 9 of them slower than 0.97x; a same-run A/B of the rule 1.017x C2C over 322
+    /// lengths, R2C 1.023x and C2R 1.019x over 127); elsewhere Cooley-Tukey, and the
+    /// `prime-factor codelets` variant where the wisdom found it faster.
     pub fn codelet_split_rule(&self, precision: Precision) -> CodeletSplit {
         match (self, precision) {
             (Core::Bluestein { .. }, Precision::F32) => CodeletSplit::FewestInstructions,
+            (Core::Rader { len, prime, .. }, Precision::F32) if len / prime >= RADER_TUNING_MIN_DFTS => CodeletSplit::FewestInstructions,
             _ => CodeletSplit::CooleyTukey,
         }
     }
@@ -787,6 +793,9 @@ impl FftRecipe {
             recipe = recipe.in_fewer_passes(limits);
             // Rader rows of several DFTs: convolution and outer passes in the fewest passes.
             recipe = recipe.rader_in_fewer_passes(limits);
+            // f32 Rader rows of several DFTs: unpadded across the DFTs, three blocks where the
+            // layout model and the register floor said otherwise (rader_tuning.rs).
+            recipe = recipe.without_padding_across_dfts().with_three_block_rader_bound();
             // f32 rows (C2C, even real) whose passes would hold over 64 values a thread: more
             // threads (held_values.rs).
             recipe = recipe.with_threads_for_held_values(limits);
@@ -1844,8 +1853,9 @@ mod tests {
         }
         // Above the limit: a three-block bound stays (2593, 2272); a two-block one goes (3084
         // in 48 KB, 3719 in 58 KB) unless a pass after the DFTs of a codelet over 16 points
-        // needs the registers (2759 = 89 x 31 in 45 KB).
-        assert_eq!([bound(2593), bound(2272), bound(3084), bound(3719), bound(2759)], [3, 3, 1, 1, 2]);
+        // needs the registers (2759 = 89 x 31 in 45 KB), where rader_tuning.rs then takes
+        // three blocks (248 threads keep 88 registers).
+        assert_eq!([bound(2593), bound(2272), bound(3084), bound(3719), bound(2759)], [3, 3, 1, 1, 3]);
         // f64 keeps its bounds (not measured without them).
         assert_eq!(design(FftProblem::c2c(151, 100).f64()).tuning.min_blocks_per_sm, 3);
     }

@@ -233,10 +233,20 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     }
     gains.retain(|key, _| !ambiguous.contains(key));
     // Every winner of each pick: timed in two rounds or more (each beside the pick in the
-    // same run), its gain repeated in each (but one, `repeated_gain`).
+    // same run), its gain repeated in each (but one, `repeated_gain`), and still valid: the
+    // heuristic still picks its pick, and its path still reaches its kernel. (Stale ones go
+    // before the best is chosen, so that one no longer hides a valid rival: where a rule made
+    // `rader / prime-factor codelets` what `rader` designs, the fifty-fifth session.)
     let mut winners: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
+    let mut designs: BTreeMap<String, Option<(FftProblem, FftRecipe)>> = BTreeMap::new();
     for ((pick, variant, faster), round_gains) in gains {
-        if let Some(least) = repeated_gain(&round_gains) {
+        let Some(least) = repeated_gain(&round_gains) else { continue };
+        let design = designs.entry(pick.clone()).or_insert_with(|| {
+            let problem = problem_of_kernel(&pick)?;
+            FftRecipe::design_row_by_heuristic(problem, limits).ok().filter(|r| r.kernel_name() == pick).map(|r| (problem, r))
+        });
+        let valid = design.as_ref().is_some_and(|(_, r)| r.variant_path(limits, &variant).is_some_and(|v| v.kernel_name() == faster));
+        if valid {
             winners.entry(pick.clone()).or_default().push(Candidate { entry: WisdomEntry { pick, faster, variant, gain: least }, rounds: round_gains });
         }
     }
@@ -255,12 +265,8 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     }
     let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
     for entry in best.into_values() {
-        let Some(problem) = problem_of_kernel(&entry.pick) else { continue };
-        // Stale where the heuristic now picks another kernel, or the faster one is no longer a variant.
-        let Ok(pick) = FftRecipe::design_row_by_heuristic(problem, limits) else { continue };
-        if pick.kernel_name() == entry.pick && pick.variant_path(limits, &entry.variant).is_some_and(|r| r.kernel_name() == entry.faster) {
-            entries.push((problem, entry));
-        }
+        let Some((problem, _)) = designs[&entry.pick] else { continue };
+        entries.push((problem, entry));
     }
     entries.sort_by_key(|(p, _)| (p.kind as u8, p.precision as u8, p.len));
     let mut out = String::from("# FFT wisdom (src/fft/wisdom.rs): kernels measured faster than the heuristic's pick on an H200.\n");

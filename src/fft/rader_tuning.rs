@@ -1,0 +1,114 @@
+//! Where Rader's heuristic tuning (`FftRecipe::design_around`, then the fewest-pass rule of
+//! fewer_passes.rs) was measured to lose on rows of several DFTs, and what ran faster
+//! instead: no padding where lanes run across the DFTs (`without_padding_across_dfts`), and a
+//! launch bound of three blocks, not two (`with_three_block_rader_bound`).
+//!
+//! Both were found by one campaign (fifty-fifth session, docs/BENCHMARKS.md): `--suite
+//! variants` on an H200, two rounds, over 531 of the 1062 C2C f32 Rader lengths at 0.45 to
+//! 0.75 of copy that the wisdom held nothing for, timing each pick beside its `threads`,
+//! `min N blocks/SM`, `lanes`, `rows`, `no padding`, `in place` and `prime-factor codelets`
+//! variants.
+
+use super::problem::Precision;
+use super::recipe::{Core, FftRecipe};
+
+/// Rows of at least this many DFTs of their prime take these rules: every row they were
+/// measured on had six or more (the rows `rader_in_fewer_passes` repacks).
+pub(super) const RADER_TUNING_MIN_DFTS: usize = 6;
+
+/// Registers a thread that a three-block launch bound must leave where the row's largest
+/// codelet has [`RADER_LONG_CODELET`] points or more.
+const RADER_THREE_BLOCK_REGISTER_FLOOR: u32 = 72;
+
+/// Codelets this long and longer hold enough values that a thread of theirs needs more than
+/// a three-block bound leaves on wide rows: 3846 = 6 x 641 as 32 x 20 then 6 (321 threads,
+/// 68 registers) ran 0.68x under it, 3786 = 6 x 631 as 30 x 21 0.87x, 3702 = 6 x 617 as
+/// 28 x 22 0.89x, 4062 = 6 x 677 as 26 x 26 (339 threads, 64 registers) 0.85x; 21 x 16 and
+/// 22 x 15 on 64 and 65 registers gained (1.01x-1.16x).
+const RADER_LONG_CODELET: usize = 26;
+
+impl FftRecipe {
+    /// f32 Rader rows of several DFTs whose lanes run across the DFTs
+    /// ([`FftTuning::lanes_across_dfts`](super::FftTuning::lanes_across_dfts)), unpadded.
+    /// The layout model pads them, scoring the first warp of each pass; measured on an H200
+    /// (fifty-fifth session, `no padding` beside the pick), 32 such rows of six DFTs or more
+    /// ran 1.10x without (4041 = 9 x 449 1.23x, 1016 = 8 x 127 1.16x), one slower (2022 =
+    /// 6 x 337, 0.94x). Rows along the DFTs lost without their padding (1542 = 6 x 257, 16 x
+    /// 16: 0.50x; 1446 = 6 x 241 0.69x), as did rows of four DFTs across (1412 = 4 x 353
+    /// 0.79x), so they keep it. Our reading, not profiled: across, a warp's lanes fall on
+    /// DFTs an odd prime apart, which already spreads them over the banks, and the padding's
+    /// index arithmetic on every shared access costs rows that are bound on chip.
+    pub(super) fn without_padding_across_dfts(self) -> FftRecipe {
+        let applies = self.is_f32_rader_row_of_several_dfts() && self.tuning.lanes_across_dfts && self.tuning.is_padded();
+        self.retuned_if(applies, |t| t.drop_padding())
+    }
+
+    /// f32 Rader rows of several DFTs that `design_around` gave the two-block launch bound
+    /// (blocks of 228 to 341 threads, where three blocks would leave under the 96 registers
+    /// of RADER_REGISTER_FLOOR): three blocks, unless a codelet of [`RADER_LONG_CODELET`]
+    /// points or more would be left fewer than [`RADER_THREE_BLOCK_REGISTER_FLOOR`]
+    /// registers. Measured on an H200 (fifty-fifth session, `min 3 blocks/SM` beside the
+    /// pick): 87 such rows 1.08x (2493 = 9 x 277 1.20x, 2774 = 19 x 2 x 73 on 304 threads
+    /// 1.18x), one slower than 0.97x (0.968x); the four excepted 0.85x. A fourth block on rows
+    /// already under three ran 1.01x (84 rows), not taken. Same-run A/B of both rules against
+    /// the build before them, two rounds: C2C f32 1.087x over the 230 lengths they change
+    /// (4062 = 6 x 677 as 26 x 26, 0.85x, now excepted), R2C 1.093x and C2R 1.115x over 103.
+    pub(super) fn with_three_block_rader_bound(self) -> FftRecipe {
+        if !self.is_f32_rader_row_of_several_dfts() || self.tuning.min_blocks_per_sm != 2 {
+            return self;
+        }
+        let long_codelet = self.core.codelet_radices().last().is_some_and(|&r| r >= RADER_LONG_CODELET);
+        let applies = !long_codelet || self.registers_under_bound(3) >= RADER_THREE_BLOCK_REGISTER_FLOOR;
+        self.retuned_if(applies, |t| t.min_blocks_per_sm = 3)
+    }
+
+    /// Whether this is an f32 Rader row of [`RADER_TUNING_MIN_DFTS`] DFTs or more, on plain
+    /// rows (no strided io, no cluster): the rows these rules were measured on.
+    fn is_f32_rader_row_of_several_dfts(&self) -> bool {
+        let Core::Rader { len, prime, .. } = self.core else { return false };
+        self.problem.precision == Precision::F32 && len / prime >= RADER_TUNING_MIN_DFTS && self.io.is_none() && self.cluster.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fft::{Core, DeviceLimits, FftProblem, FftRecipe};
+
+    fn design(problem: FftProblem) -> FftRecipe {
+        FftRecipe::design_by_heuristic(problem, DeviceLimits::H200).unwrap()
+    }
+
+    fn dfts(r: &FftRecipe) -> usize {
+        match r.core {
+            Core::Rader { len, prime, .. } => len / prime,
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn rader_rows_across_several_dfts_are_unpadded() {
+        // Measured: 4041 = 9 x 449 and 1016 = 8 x 127 were padded, across.
+        for n in [4041, 1016] {
+            let r = design(FftProblem::c2c(n, 100));
+            assert!(dfts(&r) >= 6 && r.tuning.lanes_across_dfts && !r.tuning.is_padded(), "{n}: {}", r.describe());
+        }
+        // Along the DFTs the padding stays (1542 = 6 x 257 ran 0.50x without it).
+        let along = design(FftProblem::c2c(1542, 100));
+        assert!(!along.tuning.lanes_across_dfts && along.tuning.is_padded(), "{}", along.describe());
+        // f64 is left as the layout model has it.
+        assert!(design(FftProblem::c2c(4041, 100).f64()).uses_rader());
+    }
+
+    #[test]
+    fn wide_rader_rows_take_three_blocks_unless_long_codelets_would_spill() {
+        // 2493 = 9 x 277 on 277 threads (78 registers under three blocks).
+        let r = design(FftProblem::c2c(2493, 100));
+        assert!(r.uses_rader() && r.threads_per_block() == 277 && r.tuning.min_blocks_per_sm == 3, "{}", r.describe());
+        // 3846 = 6 x 641 as 32 x 20 on 321 threads would keep 68, 4062 = 6 x 677 as 26 x 26 on
+        // 339 threads 64: two blocks.
+        for (n, codelet) in [(3846, 32), (4062, 26)] {
+            let long = design(FftProblem::c2c(n, 100));
+            assert!(long.uses_rader() && long.core.codelet_radices().last() == Some(&codelet) && long.tuning.min_blocks_per_sm == 2, "{}", long.describe());
+        }
+    }
+}
