@@ -3,7 +3,8 @@
 //! instead: no padding where lanes run across the DFTs (`without_padding_across_dfts`), and a
 //! launch bound of three blocks, not two (`with_three_block_rader_bound`).
 //!
-//! Both were found by one campaign (fifty-fifth session, docs/BENCHMARKS.md): `--suite
+//! Both were found by one campaign, as was the third rule for these rows, prime-factor
+//! codelets (`Core::codelet_split_rule`; fifty-fifth session, docs/BENCHMARKS.md): `--suite
 //! variants` on an H200, two rounds, over 531 of the 1062 C2C f32 Rader lengths at 0.45 to
 //! 0.75 of copy that the wisdom held nothing for, timing each pick beside its `threads`,
 //! `min N blocks/SM`, `lanes`, `rows`, `no padding`, `in place` and `prime-factor codelets`
@@ -95,8 +96,9 @@ mod tests {
         // Along the DFTs the padding stays (1542 = 6 x 257 ran 0.50x without it).
         let along = design(FftProblem::c2c(1542, 100));
         assert!(!along.tuning.lanes_across_dfts && along.tuning.is_padded(), "{}", along.describe());
-        // f64 is left as the layout model has it.
-        assert!(design(FftProblem::c2c(4041, 100).f64()).uses_rader());
+        // f64 is left as the layout model has it: 679 = 7 x 97, across, stays padded.
+        let f64 = design(FftProblem::c2c(679, 100).f64());
+        assert!(dfts(&f64) == 7 && f64.tuning.lanes_across_dfts && f64.tuning.is_padded(), "{}", f64.describe());
     }
 
     #[test]
