@@ -37,8 +37,9 @@ const SHORT_ROW_MAX_THREADS: u32 = 30;
 const HALF_LENGTH_MAX_CORE: usize = 2048;
 
 /// Rader rows of this many DFTs or more take their convolution and outer passes in the fewest
-/// passes ([`FftRecipe::rader_in_fewer_passes`]).
-const RADER_FEWER_PASSES_MIN_DFTS: usize = 6;
+/// passes ([`FftRecipe::rader_in_fewer_passes`]), and the rules measured on those rows since
+/// (rader_tuning.rs, `Core::codelet_split_rule`).
+pub(super) const RADER_FEWER_PASSES_MIN_DFTS: usize = 6;
 
 /// Caps on composite codelets for the greedy packing ([`pack_radices_capped`]) that the rule
 /// searches and the variants benchmark times (`radix<=C`).

@@ -10,12 +10,9 @@
 //! `min N blocks/SM`, `lanes`, `rows`, `no padding`, `in place` and `prime-factor codelets`
 //! variants.
 
+use super::fewer_passes::RADER_FEWER_PASSES_MIN_DFTS;
 use super::problem::Precision;
 use super::recipe::{Core, FftRecipe};
-
-/// Rows of at least this many DFTs of their prime take these rules: every row they were
-/// measured on had six or more (the rows `rader_in_fewer_passes` repacks).
-pub(super) const RADER_TUNING_MIN_DFTS: usize = 6;
 
 /// Registers a thread that a three-block launch bound must leave where the row's largest
 /// codelet has [`RADER_LONG_CODELET`] points or more.
@@ -63,11 +60,12 @@ impl FftRecipe {
         self.retuned_if(applies, |t| t.min_blocks_per_sm = 3)
     }
 
-    /// Whether this is an f32 Rader row of [`RADER_TUNING_MIN_DFTS`] DFTs or more, on plain
-    /// rows (no strided io, no cluster): the rows these rules were measured on.
+    /// Whether this is an f32 Rader row of [`RADER_FEWER_PASSES_MIN_DFTS`] DFTs or more (the
+    /// rows `rader_in_fewer_passes` repacks), on plain rows (no strided io, no cluster): the
+    /// rows these rules were measured on, every one of six DFTs or more.
     fn is_f32_rader_row_of_several_dfts(&self) -> bool {
         let Core::Rader { len, prime, .. } = self.core else { return false };
-        self.problem.precision == Precision::F32 && len / prime >= RADER_TUNING_MIN_DFTS && self.io.is_none() && self.cluster.is_none()
+        self.problem.precision == Precision::F32 && len / prime >= RADER_FEWER_PASSES_MIN_DFTS && self.io.is_none() && self.cluster.is_none()
     }
 }
 

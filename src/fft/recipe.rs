@@ -9,7 +9,7 @@ use super::strided::StridedIo;
 use super::tables::RaderPowers;
 use super::codelet::CodeletSplit;
 use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
-use super::rader_tuning::RADER_TUNING_MIN_DFTS;
+use super::fewer_passes::RADER_FEWER_PASSES_MIN_DFTS;
 use crate::error::{Error, Result};
 
 /// Largest prime radix given a straight-line codelet; transforms with a larger prime factor
@@ -414,7 +414,7 @@ impl Core {
     pub fn codelet_split_rule(&self, precision: Precision) -> CodeletSplit {
         match (self, precision) {
             (Core::Bluestein { .. }, Precision::F32) => CodeletSplit::FewestInstructions,
-            (Core::Rader { len, prime, .. }, Precision::F32) if len / prime >= RADER_TUNING_MIN_DFTS => CodeletSplit::FewestInstructions,
+            (Core::Rader { len, prime, .. }, Precision::F32) if len / prime >= RADER_FEWER_PASSES_MIN_DFTS => CodeletSplit::FewestInstructions,
             _ => CodeletSplit::CooleyTukey,
         }
     }

@@ -265,8 +265,8 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     }
     let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
     for entry in best.into_values() {
-        let Some((problem, _)) = designs[&entry.pick] else { continue };
-        entries.push((problem, entry));
+        let (problem, _) = designs[&entry.pick].as_ref().expect("a pick with winners was designed above");
+        entries.push((*problem, entry));
     }
     entries.sort_by_key(|(p, _)| (p.kind as u8, p.precision as u8, p.len));
     let mut out = String::from("# FFT wisdom (src/fft/wisdom.rs): kernels measured faster than the heuristic's pick on an H200.\n");
