@@ -11,7 +11,8 @@
 //! `bench fft --suite variants` times them): name and kernel.
 //! `c2r:3380@mirror pairs / threads /2` prints the recipe a path of variants reaches from the
 //! heuristic's pick (as `bench fft --suite variants --variants` names it), e.g. to compare its
-//! registers with scripts/sass.py before timing it.
+//! registers with scripts/sass.py before timing it; `3380@` the heuristic's pick, without the
+//! wisdom.
 
 use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe, Precision};
 
@@ -93,7 +94,9 @@ fn main() {
         }
         let (spec, path) = arg.split_once('@').map_or((arg.as_str(), None), |(s, p)| (s, Some(p)));
         if let (Some(problem), Some(path)) = (problem_of(spec), path) {
-            match FftRecipe::design_row_by_heuristic(problem, limits).map(|r| r.variant_path(limits, path)) {
+            // An empty path: the heuristic's pick itself, without the wisdom.
+            let reached = |r: FftRecipe| if path.is_empty() { Some(r) } else { r.variant_path(limits, path) };
+            match FftRecipe::design_row_by_heuristic(problem, limits).map(reached) {
                 Ok(Some(r)) => show(&r),
                 Ok(None) => println!("{arg}: no variant path '{path}' from the heuristic's pick"),
                 Err(e) => println!("{arg}: {e}"),

@@ -1,7 +1,9 @@
 //! Where Rader's heuristic tuning (`FftRecipe::design_around`, then the fewest-pass rule of
 //! fewer_passes.rs) was measured to lose on rows of several DFTs, and what ran faster
 //! instead: no padding where lanes run across the DFTs (`without_padding_across_dfts`), and a
-//! launch bound of three blocks, not two (`with_three_block_rader_bound`).
+//! launch bound of three blocks, not two (`with_three_block_rader_bound`); and a thread for
+//! each butterfly of every pass where a few more threads give one (`with_nearly_even_threads`,
+//! fifty-sixth session, from the same campaign's `threads for radix N` timings).
 //!
 //! Both were found by one campaign, as was the third rule for these rows, prime-factor
 //! codelets (`Core::codelet_split_rule`; fifty-fifth session, docs/BENCHMARKS.md): `--suite
@@ -11,7 +13,7 @@
 //! variants.
 
 use super::fewer_passes::RADER_FEWER_PASSES_MIN_DFTS;
-use super::problem::Precision;
+use super::problem::{Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{Core, FftRecipe};
 
 /// Registers a thread that a three-block launch bound must leave where the row's largest
@@ -58,6 +60,33 @@ impl FftRecipe {
         let long_codelet = self.core.codelet_radices().last().is_some_and(|&r| r >= RADER_LONG_CODELET);
         let applies = !long_codelet || self.registers_under_bound(3) >= RADER_THREE_BLOCK_REGISTER_FLOOR;
         self.retuned_if(applies, |t| t.min_blocks_per_sm = 3)
+    }
+
+    /// f32 Rader rows of several DFTs, one a block, whose threads take a second round in some
+    /// pass of at most a fifth more butterflies than threads (the threads are the butterflies
+    /// of the largest radix's pass, often the outer pass: 1233 = 9 x 137 on 137 threads, whose
+    /// convolution's radix-8 pass has 153 butterflies): as many threads as that pass has
+    /// butterflies, the block otherwise as it was. Stockham rows have had this since the tenth
+    /// session (`design_around`'s "nearly even" threads). Measured on an H200 (the fifty-fifth
+    /// session's campaign, `threads for radix N` beside the pick, two rounds): such rows of six
+    /// DFTs or more, one a block, 1.05x over 61 (2388 = 12 x 199 1.17x, 3723 = 51 x 73 1.15x;
+    /// 7 slower than 0.97x, 3140 = 20 x 157 0.91x); a quarter more 1.02x (16), more 1.00x.
+    /// Same-run A/B of the rule against the build before it (fifty-sixth session, two rounds):
+    /// C2C 1.018x over the 62 lengths it changes that had no wisdom entry (rows of 73 as 9 x 8
+    /// 0.99x: their wisdom now holds what runs faster), R2C 1.017x and C2R 1.040x over 86.
+    /// Rows longer than one launch's 1D lengths (the rows of N-d plans, up to 16384 points)
+    /// keep their count: not measured there.
+    pub(super) fn with_nearly_even_threads(self) -> FftRecipe {
+        let measured = self.problem.len <= MAX_SINGLE_LAUNCH_LEN && self.tuning.transforms_per_block == 1;
+        if !self.is_f32_rader_row_of_several_dfts() || !measured {
+            return self;
+        }
+        let threads = self.tuning.threads_per_transform as usize;
+        let nearly_even = self.core.pass_butterflies().into_iter().map(|(_, b)| b).filter(|&b| b > threads && 5 * b <= 6 * threads).max();
+        match nearly_even {
+            Some(butterflies) => self.with_threads_keeping_block(butterflies as u32),
+            None => self,
+        }
     }
 
     /// Whether this is an f32 Rader row of [`RADER_FEWER_PASSES_MIN_DFTS`] DFTs or more (the
@@ -110,5 +139,22 @@ mod tests {
             let long = design(FftProblem::c2c(n, 100));
             assert!(long.uses_rader() && long.core.codelet_radices().last() == Some(&codelet) && long.tuning.min_blocks_per_sm == 2, "{}", long.describe());
         }
+    }
+
+    #[test]
+    fn rader_rows_take_a_thread_per_butterfly_where_a_fifth_more_threads_do() {
+        // 1233 = 9 x 137: the convolution's radix-8 pass has 153 butterflies, the outer radix-9
+        // pass 137.
+        let r = design(FftProblem::c2c(1233, 100));
+        assert_eq!(r.core.pass_butterflies().iter().map(|&(_, b)| b).max(), Some(153), "{}", r.describe());
+        assert!(dfts(&r) == 9 && r.tuning.threads_per_transform == 153 && r.tuning.transforms_per_block == 1, "{}", r.describe());
+        // Every pass then takes one round.
+        assert!(r.core.pass_butterflies().iter().all(|&(_, b)| b <= 153));
+        // f64 keeps its count (not measured), as do rows past 4096 points: 4097 = 17 x 241 as
+        // 16 x 15 then 17, whose radix-15 pass has 272 butterflies and its radix-16 pass 255.
+        let f64 = design(FftProblem::c2c(1233, 100).f64());
+        assert!(f64.uses_rader() && f64.tuning.threads_per_transform < 153, "{}", f64.describe());
+        let long = FftRecipe::design_row_by_heuristic(FftProblem::c2c(4097, 100), DeviceLimits::H200).unwrap();
+        assert!(dfts(&long) == 17 && long.tuning.threads_per_transform == 255, "{}", long.describe());
     }
 }
