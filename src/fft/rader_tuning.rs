@@ -14,7 +14,7 @@
 
 use super::fewer_passes::RADER_FEWER_PASSES_MIN_DFTS;
 use super::problem::{Precision, MAX_SINGLE_LAUNCH_LEN};
-use super::recipe::{Core, FftRecipe};
+use super::recipe::{Core, DeviceLimits, FftRecipe};
 
 /// Registers a thread that a three-block launch bound must leave where the row's largest
 /// codelet has [`RADER_LONG_CODELET`] points or more.
@@ -75,17 +75,18 @@ impl FftRecipe {
     /// C2C 1.018x over the 62 lengths it changes that had no wisdom entry (rows of 73 as 9 x 8
     /// 0.99x: their wisdom now holds what runs faster), R2C 1.017x and C2R 1.040x over 86.
     /// Rows longer than one launch's 1D lengths (the rows of N-d plans, up to 16384 points)
-    /// keep their count: not measured there.
-    pub(super) fn with_nearly_even_threads(self) -> FftRecipe {
+    /// keep their count: not measured there. So does a row whose device takes fewer threads
+    /// a block.
+    pub(super) fn with_nearly_even_threads(self, limits: DeviceLimits) -> FftRecipe {
         let measured = self.problem.len <= MAX_SINGLE_LAUNCH_LEN && self.tuning.transforms_per_block == 1;
         if !self.is_f32_rader_row_of_several_dfts() || !measured {
             return self;
         }
         let threads = self.tuning.threads_per_transform as usize;
         let nearly_even = self.core.pass_butterflies().into_iter().map(|(_, b)| b).filter(|&b| b > threads && 5 * b <= 6 * threads).max();
-        match nearly_even {
-            Some(butterflies) => self.with_threads_keeping_block(butterflies as u32),
-            None => self,
+        match nearly_even.map(|butterflies| self.with_threads_keeping_block(butterflies as u32)) {
+            Some(retuned) if retuned.check(limits).is_ok() => retuned,
+            _ => self,
         }
     }
 
@@ -156,5 +157,9 @@ mod tests {
         assert!(f64.uses_rader() && f64.tuning.threads_per_transform < 153, "{}", f64.describe());
         let long = FftRecipe::design_row_by_heuristic(FftProblem::c2c(4097, 100), DeviceLimits::H200).unwrap();
         assert!(dfts(&long) == 17 && long.tuning.threads_per_transform == 255, "{}", long.describe());
+        // A device of at most 150 threads a block keeps the 137.
+        let small = DeviceLimits { max_threads: 150, ..DeviceLimits::H200 };
+        let r = FftRecipe::design_by_heuristic(FftProblem::c2c(1233, 100), small).unwrap();
+        assert!(dfts(&r) == 9 && r.tuning.threads_per_transform == 137, "{}", r.describe());
     }
 }

@@ -796,7 +796,7 @@ impl FftRecipe {
             // f32 Rader rows of several DFTs: unpadded across the DFTs, three blocks where the
             // layout model and the register floor said otherwise, a thread a butterfly where a
             // fifth more threads give every pass one (rader_tuning.rs).
-            recipe = recipe.without_padding_across_dfts().with_three_block_rader_bound().with_nearly_even_threads();
+            recipe = recipe.without_padding_across_dfts().with_three_block_rader_bound().with_nearly_even_threads(limits);
             // f32 rows (C2C, even real) whose passes would hold over 64 values a thread: more
             // threads (held_values.rs).
             recipe = recipe.with_threads_for_held_values(limits);
