@@ -1,7 +1,9 @@
 //! Writes the FFT wisdom table, src/fft/wisdom/hopper.tsv, from two or more rounds of
 //! `coalesce bench fft --suite variants` CSVs timing the same lengths (src/fft/wisdom.rs says
 //! which variants it keeps). Run from the repository root, naming the CSVs as paths from it:
-//! `cargo run --release --example fft_wisdom -- docs/fft/A.csv docs/fft/B.csv`.
+//! `cargo run --release --example fft_wisdom -- docs/fft/A.csv.gz docs/fft/B.csv.gz` (the
+//! CSVs are kept gzipped, so that the tree that travels to the GPU machine stays small: `gzip
+//! -9n` a new campaign's CSVs before naming them; plain .csv files are read as well).
 //! With `--check` first, writes nothing and fails where the committed table differs.
 
 use coalesce::fft::wisdom::{wisdom_from_variant_tables, HOPPER_WISDOM};
@@ -17,7 +19,7 @@ fn main() {
     }
     let texts: Vec<(String, String)> = args
         .iter()
-        .map(|path| match std::fs::read_to_string(path) {
+        .map(|path| match read_csv(path) {
             Ok(text) => (path.clone(), text),
             Err(e) => fail(&format!("cannot read {path}: {e}")),
         })
@@ -34,6 +36,15 @@ fn main() {
         std::fs::write(TABLE, &table).unwrap_or_else(|e| fail(&format!("cannot write {TABLE}: {e}")));
         println!("wrote {TABLE}: {entries} entries");
     }
+}
+
+/// A CSV's text, gunzipped where its name ends in .gz.
+fn read_csv(path: &str) -> std::io::Result<String> {
+    let file = std::fs::File::open(path)?;
+    let mut reader: Box<dyn std::io::Read> = if path.ends_with(".gz") { Box::new(flate2::read::GzDecoder::new(file)) } else { Box::new(file) };
+    let mut text = String::new();
+    reader.read_to_string(&mut text)?;
+    Ok(text)
 }
 
 fn fail(msg: &str) -> ! {

@@ -13,6 +13,8 @@
 # logs come back in $OUT/ab.tar.gz as ab/S-BIN-ROUND.csv and ab/varK-S-ROUND.csv (and under
 # $OUT/ab as they are written, should the call run out of time). A sizes field @FILE reads .gpu/FILE.
 # Here, `python3 scripts/ab_compare.py FILES_AT/ab.tar.gz [--changed OLD.tsv NEW.tsv]` sums up the A/B.
+# Variants CSVs kept for the wisdom go into docs/fft gzipped (`gzip -9n`, as docs/fft/variants-*.csv.gz):
+# the tracked tree travels to the GPU machine with .gpu, 64 MiB in all.
 set -u
 cd "$(dirname "$0")/.."
 libdir() { for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do ls "$d"/lib"$1".so* >/dev/null 2>&1 && { echo "$d"; return; }; done; f=$(find / -xdev -name "lib$1.so*" -not -path '*/proc/*' 2>/dev/null | head -1); [ -n "$f" ] && dirname "$f"; }

@@ -13,7 +13,7 @@
 //! table as any variant does.
 //!
 //! The table is generated, never edited: [`wisdom_from_variant_tables`] reads two or more
-//! rounds of `coalesce bench fft --suite variants` CSVs (docs/fft) and keeps, for each length,
+//! rounds of `coalesce bench fft --suite variants` CSVs (docs/fft, gzipped) and keeps, for each length,
 //! the variant (or path) that beat the pick by at least [`MIN_GAIN`] in every round (every round
 //! but one, not slower than the pick, once timed in three or more: `repeated_gain`). Entries are keyed by
 //! kernel name, which spells out every tuning choice, so an entry applies only where the
@@ -298,7 +298,15 @@ mod tests {
         let root = env!("CARGO_MANIFEST_DIR");
         let sources = wisdom_sources(HOPPER_WISDOM);
         assert!(sources.len() >= 2, "the table's header names no CSVs");
-        let texts: Vec<(String, String)> = sources.iter().map(|s| (s.clone(), std::fs::read_to_string(format!("{root}/{s}")).unwrap())).collect();
+        // Gzipped where the name says so (docs/fft keeps the variants CSVs as .csv.gz).
+        let read = |s: &String| {
+            let (path, mut text) = (format!("{root}/{s}"), String::new());
+            let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let mut reader: Box<dyn std::io::Read> = if s.ends_with(".gz") { Box::new(flate2::read::GzDecoder::new(file)) } else { Box::new(file) };
+            reader.read_to_string(&mut text).unwrap_or_else(|e| panic!("{path}: {e}"));
+            text
+        };
+        let texts: Vec<(String, String)> = sources.iter().map(|s| (s.clone(), read(s))).collect();
         let rounds: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
         let generated = wisdom_from_variant_tables(&rounds, L::H200).unwrap();
         assert!(
