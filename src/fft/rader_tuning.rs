@@ -82,9 +82,8 @@ impl FftRecipe {
         if !self.is_f32_rader_row_of_several_dfts() || !measured {
             return self;
         }
-        let threads = self.tuning.threads_per_transform as usize;
-        let nearly_even = self.core.pass_butterflies().into_iter().map(|(_, b)| b).filter(|&b| b > threads && 5 * b <= 6 * threads).max();
-        match nearly_even.map(|butterflies| self.with_threads_keeping_block(butterflies as u32)) {
+        let nearly_even = self.core.nearly_even_threads(self.tuning.threads_per_transform, (6, 5));
+        match nearly_even.map(|threads| self.with_threads_keeping_block(threads)) {
             Some(retuned) if retuned.check(limits).is_ok() => retuned,
             _ => self,
         }

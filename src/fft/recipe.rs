@@ -398,6 +398,15 @@ impl Core {
         out
     }
 
+    /// Threads for one round in every pass where `threads` leave a second round to a pass of
+    /// at most `most` (numerator, denominator) times as many butterflies: the butterflies of
+    /// the widest such pass; None where no pass has more butterflies than `threads`, or only
+    /// passes with more than that.
+    pub(crate) fn nearly_even_threads(&self, threads: u32, most: (u32, u32)) -> Option<u32> {
+        let (num, den) = most;
+        self.pass_butterflies().into_iter().map(|(_, b)| b as u32).filter(|&b| b > threads && den * b <= num * threads).max()
+    }
+
     /// The radix of the first pass (of `pass_butterflies`), None for a core without passes.
     pub fn first_radix(&self) -> Option<usize> {
         self.pass_butterflies().first().map(|&(radix, _)| radix)
@@ -946,12 +955,8 @@ impl FftRecipe {
             Core::Rader { .. } | Core::Grid { .. } => false,
         };
         if nearly_even_applies {
-            let nearly_even = core
-                .pass_butterflies()
-                .into_iter()
-                .map(|(_, b)| b as u32)
-                .filter(|&b| b > threads_per_transform && 4 * b <= 5 * threads_per_transform);
-            threads_per_transform = nearly_even.max().unwrap_or(threads_per_transform).min(limits.max_threads);
+            let nearly_even = core.nearly_even_threads(threads_per_transform, (5, 4));
+            threads_per_transform = nearly_even.unwrap_or(threads_per_transform).min(limits.max_threads);
         }
         if bluestein && core.region().is_power_of_two() {
             // Two butterflies per thread and pass ran the 8192-point convolution 1.12x faster
