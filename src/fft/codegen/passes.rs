@@ -25,10 +25,11 @@ pub(super) enum Source {
     /// reads every value before a cluster barrier, so that no block writes its own shared
     /// memory while another still reads it.
     Peer,
-    /// Rader: value k of the convolution of DFT u is x[u + m g^k] of the row in shared memory
-    /// (m g^k from the table at `indices`); the first pass also parks x[u] for the last steps
-    /// (see `KernelWriter::x0_park`; `len`: the row's).
-    RaderGather { indices: usize, len: usize },
+    /// Rader: value k of the convolution of DFT u is x[u + m g^k] of the row (m g^k from the
+    /// table at `indices`), in shared memory, or in global memory through `read_input` where
+    /// `global` (`KernelWriter::rader_gathers_from_global`); the first pass also parks x[u]
+    /// for the last steps (see `KernelWriter::x0_park`; `len`: the row's).
+    RaderGather { indices: usize, len: usize, global: bool },
 }
 
 /// Where a transform's last pass writes its values.
@@ -55,7 +56,7 @@ impl Sink {
 impl Source {
     /// Whether the pass reads global memory (no barrier between its reads and its writes).
     fn is_global(self) -> bool {
-        matches!(self, Source::Global | Source::OwnRow)
+        matches!(self, Source::Global | Source::OwnRow | Source::RaderGather { global: true, .. })
     }
 }
 
@@ -164,8 +165,12 @@ impl KernelWriter<'_> {
                     "of this radix writes). X[0] = x[0] + sum of the rest waits in the spare slot after the row.",
                 ]);
                 let (filter, scatter) = (Finish::RaderFilter { filter, len }, Finish::RaderScatter { indices: scatter, len });
-                self.convolution(&stages[0], &stages[1], Source::RaderGather { indices: gather, len }, filter, Sink::Shared, scatter);
-                self.stockham(&stages[2], source, sink, Finish::None);
+                // direct_io (see `rader_gathers_from_global`): the gather reads global memory,
+                // and the passes after the DFTs read the row in shared memory as ever.
+                let global = source == Source::Global;
+                let outer = if global { Source::Shared } else { source };
+                self.convolution(&stages[0], &stages[1], Source::RaderGather { indices: gather, len, global }, filter, Sink::Shared, scatter);
+                self.stockham(&stages[2], outer, sink, Finish::None);
             }
             Core::Grid { shape, halved, .. } => {
                 let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
@@ -361,14 +366,26 @@ impl KernelWriter<'_> {
                 }
                 self.w.close();
             }
-            Source::RaderGather { indices, .. } => {
+            Source::RaderGather { indices, global, .. } => {
                 let u = if stage.subrows > 1 { "u + " } else { "" };
                 let index = self.rader_indices("gj", indices, "j", radix, "m g^k of value k = j + i (p - 1) / R");
-                for (i, at) in index.iter().enumerate() {
-                    self.w.line(format!("v[{}] = {};", base + i, Self::sh(p.src, "s", &format!("{u}{at}"))));
+                // From global memory: consecutive threads take consecutive DFTs (lanes across
+                // DFTs), so a warp reads runs of m consecutive values.
+                let value = |at: &str| match global {
+                    true => format!("read_input(in_rows, tables, s, {at}, 0u, sign)"),
+                    false => Self::sh(p.src, "s", at),
+                };
+                if global {
+                    self.w.open("if (s < rows)");
                 }
-                let x0 = Self::sh(p.src, "s", if stage.subrows > 1 { "u" } else { "0u" });
+                for (i, at) in index.iter().enumerate() {
+                    self.w.line(format!("v[{}] = {};", base + i, value(&format!("{u}{at}"))));
+                }
+                let x0 = value(if stage.subrows > 1 { "u" } else { "0u" });
                 self.w.line(format!("if (j == 0) x0[{q}] = {x0};"));
+                if global {
+                    self.w.close();
+                }
             }
             Source::HalfSpectrum => unreachable!("the half spectrum's pairs are read by mirror_pass"),
             Source::Shared | Source::Peer => {
