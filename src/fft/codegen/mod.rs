@@ -339,9 +339,9 @@ impl<'a> KernelWriter<'a> {
             FftKind::R2C if mirror => Sink::HalfSpectrum,
             _ => Sink::Shared,
         };
-        // Rader's first pass gathers its input permuted, from global memory where
-        // `rader_gathers_from_global` says so and else from shared memory; a staged C2R
-        // rebuilds its packed spectrum in pairs: loaded either way.
+        // Rader's first pass gathers its input permuted: from global memory where
+        // `rader_gathers_from_global` says so, else from the row loaded into shared memory;
+        // a staged C2R rebuilds its packed spectrum in pairs as it loads.
         if direct && (!self.r.uses_rader() || self.rader_gathers_from_global()) && self.reads_elementwise() {
             let writes = if sink == Sink::Shared { "shared memory, stored after it" } else { "global memory" };
             self.w.comment(&[&format!("direct_io: the core's first pass reads global memory, and its last pass writes {writes}")]);
