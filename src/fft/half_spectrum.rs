@@ -218,6 +218,13 @@ impl FftRecipe {
     pub(crate) fn can_pair_half_spectrum(&self) -> bool {
         self.packing == RealPacking::HalfLength && !(self.problem.kind == FftKind::C2R && self.uses_bluestein()) && self.core.real_grid().is_none()
     }
+
+    /// Whether the kernel reads its input element by element (`read_input`); C2R of even
+    /// length with `half_spectrum_pairs` into a Stockham or Rader core instead rebuilds the
+    /// packed spectrum's values i and m-i together from X[i] and X[m-i] as it loads.
+    pub(crate) fn reads_input_elementwise(&self) -> bool {
+        !(self.problem.kind == FftKind::C2R && self.tuning.half_spectrum_pairs && self.can_pair_half_spectrum())
+    }
 }
 
 #[cfg(test)]

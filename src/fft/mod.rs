@@ -62,6 +62,7 @@ mod held_values;
 mod lanes_across_rows;
 mod plan;
 mod problem;
+mod rader_gather;
 mod rader_tuning;
 pub mod real_pairs;
 mod recipe;

@@ -566,6 +566,10 @@ pub struct FftTuning {
     /// How the kernel's composite codelets split (codelet.rs): set by
     /// [`Core::codelet_split_rule`], another by a variant where measured faster.
     pub codelet_split: CodeletSplit,
+    /// Rader rows that can gather their convolution's first values from global memory
+    /// ([`FftRecipe::can_gather_from_global`], rader_gather.rs): None where the rule decides
+    /// ([`FftRecipe::gather_from_global_rule`]), Some by a variant where measured otherwise.
+    pub rader_global_gather: Option<bool>,
 }
 
 impl FftTuning {
@@ -1050,6 +1054,7 @@ impl FftRecipe {
                 lanes_across_dfts: false,
                 lanes_across_rows: false,
                 codelet_split: core.codelet_split_rule(problem.precision),
+                rader_global_gather: None,
             },
             io: None,
             cluster: None,
@@ -1339,6 +1344,7 @@ impl FftRecipe {
             if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
             if self.pairs_in_core_pass() { "_mirror" } else { "" }
         );
+        let twiddles = format!("{twiddles}{}", self.gather_name_suffix());
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         // Codelets split otherwise than by the core's rule: prime-factor (`_pfa`) or
         // Cooley-Tukey (`_ct`) splits.

@@ -227,6 +227,13 @@ impl FftRecipe {
             let what = if t.lanes_across_dfts { "lanes along dfts" } else { "lanes across dfts" };
             offer(what.into(), &|| Some(with(&|r| r.tuning.lanes_across_dfts = !t.lanes_across_dfts)));
         }
+        // Rader's gather from the other memory (rader_gather.rs): the rule measured per kind,
+        // the lengths it loses at (0.87x-1.13x per length in C2C f32) a choice per kernel.
+        if self.can_gather_from_global() {
+            let global = self.gathers_from_global();
+            let what = if global { "gather from shared" } else { "gather from global" };
+            offer(what.into(), &|| Some(with(&|r| r.tuning.rader_global_gather = Some(!global))));
+        }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         // Composite codelets split the other way (codelet.rs): prime-factor splits where they
         // take fewer instructions, or Cooley-Tukey's always. Fewer instructions paid in f32

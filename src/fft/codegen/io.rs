@@ -114,7 +114,7 @@ impl KernelWriter<'_> {
     /// element, each value of the core takes two global reads and a twiddle). Bluestein's
     /// cores keep `read_input`, which applies their chirp and zero padding.
     pub(super) fn reads_elementwise(&self) -> bool {
-        !(self.r.problem.kind == FftKind::C2R && self.r.tuning.half_spectrum_pairs && self.r.can_pair_half_spectrum())
+        self.r.reads_input_elementwise()
     }
 
     /// Defines `write_output(out, tables, row, j, c, v, sign, scale)`: stores value i = j + c <

@@ -340,9 +340,9 @@ impl<'a> KernelWriter<'a> {
             _ => Sink::Shared,
         };
         // Rader's first pass gathers its input permuted: from global memory where
-        // `rader_gathers_from_global` says so, else from the row loaded into shared memory;
+        // `FftRecipe::gathers_from_global` says so, else from the row loaded into shared memory;
         // a staged C2R rebuilds its packed spectrum in pairs as it loads.
-        if direct && (!self.r.uses_rader() || self.rader_gathers_from_global()) && self.reads_elementwise() {
+        if direct && (!self.r.uses_rader() || self.r.gathers_from_global()) && self.reads_elementwise() {
             let writes = if sink == Sink::Shared { "shared memory, stored after it" } else { "global memory" };
             self.w.comment(&[&format!("direct_io: the core's first pass reads global memory, and its last pass writes {writes}")]);
             self.core(Source::Global, sink);
@@ -358,27 +358,6 @@ impl<'a> KernelWriter<'a> {
             self.store();
         }
         self.w.close();
-    }
-
-    /// Whether a Rader row's first pass gathers its values from global memory itself, with no
-    /// load into shared memory before it (one trip through shared memory and a barrier
-    /// fewer): direct_io rows whose lanes run across DFTs, so that consecutive threads read
-    /// consecutive values (runs of one value a DFT), of at least `least` DFTs, in the lengths
-    /// measured (up to 4096). Same-run A/B on an H200 against the load (fifty-seventh session,
-    /// two rounds, docs/BENCHMARKS.md): f64 C2C 1.038x over 201 lengths, R2C f32 1.038x over
-    /// 166 (odd lengths, whose gather reads reals, 1.052x), C2R f32 1.04x-1.07x from 12 DFTs
-    /// (0.85x-0.95x under), rows of two DFTs 0.98x-0.99x; C2C f32 0.999x over 395 lengths
-    /// (0.87x-1.13x: what ptxas makes of the registers decides there), so not there. The rule
-    /// on other lengths: R2C f32 1.043x, C2R f32 1.063x, f64 C2C / R2C / C2R 1.04x-1.07x.
-    fn rader_gathers_from_global(&self) -> bool {
-        let Core::Rader { len, prime, .. } = self.r.core else { return false };
-        let (p, t) = (&self.r.problem, &self.r.tuning);
-        let least = match (p.kind, p.precision) {
-            (FftKind::C2C, Precision::F32) => return false,
-            (FftKind::C2R, Precision::F32) => 12,
-            _ => 3,
-        };
-        p.len <= RADER_GLOBAL_GATHER_MAX_LEN && t.direct_io && t.lanes_across_dfts && len / prime >= least && self.reads_elementwise()
     }
 
     /// Whether the core's last pass may write global memory itself: a row's last pass writes
@@ -464,10 +443,6 @@ impl<'a> KernelWriter<'a> {
 /// the loads of this many are in flight at once, each holding its values' registers until the
 /// second loop.
 const FETCHED_TRIPS: usize = 8;
-
-/// Longest row that gathers from global memory (`rader_gathers_from_global`): the lengths
-/// measured; the longer rows of N-d and multi-pass plans load as before.
-const RADER_GLOBAL_GATHER_MAX_LEN: usize = 4096;
 
 /// Shortest run of consecutive values a grid's last pass writes to global memory itself
 /// (two 32-byte sectors).

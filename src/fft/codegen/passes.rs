@@ -27,7 +27,7 @@ pub(super) enum Source {
     Peer,
     /// Rader: value k of the convolution of DFT u is x[u + m g^k] of the row (m g^k from the
     /// table at `indices`), in shared memory, or in global memory through `read_input` where
-    /// `global` (`KernelWriter::rader_gathers_from_global`); the first pass also parks x[u]
+    /// `global` (`FftRecipe::gathers_from_global`); the first pass also parks x[u]
     /// for the last steps (see `KernelWriter::x0_park`; `len`: the row's).
     RaderGather { indices: usize, len: usize, global: bool },
 }
@@ -165,7 +165,7 @@ impl KernelWriter<'_> {
                     "of this radix writes). X[0] = x[0] + sum of the rest waits in the spare slot after the row.",
                 ]);
                 let (filter, scatter) = (Finish::RaderFilter { filter, len }, Finish::RaderScatter { indices: scatter, len });
-                // direct_io (see `rader_gathers_from_global`): the gather reads global memory,
+                // direct_io (see `FftRecipe::gathers_from_global`): the gather reads global memory,
                 // and the passes after the DFTs read the row in shared memory as ever.
                 let global = source == Source::Global;
                 let outer = if global { Source::Shared } else { source };
