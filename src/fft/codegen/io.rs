@@ -107,12 +107,11 @@ impl KernelWriter<'_> {
         !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength) || self.r.core.real_grid().is_some()
     }
 
-    /// Whether the kernel reads its input element by element (`read_input`); C2R of even
-    /// length with `half_spectrum_pairs` into a Stockham or Rader core instead rebuilds the
-    /// packed spectrum's values i and m-i together from X[i] and X[m-i] in the load phase
-    /// (`load_half_spectrum_pairs`), so that each input value is read once (element by
-    /// element, each value of the core takes two global reads and a twiddle). Bluestein's
-    /// cores keep `read_input`, which applies their chirp and zero padding.
+    /// Whether the kernel reads its input element by element (`read_input`;
+    /// [`FftRecipe::reads_input_elementwise`](crate::fft::FftRecipe)): a staged C2R of even
+    /// length with `half_spectrum_pairs` instead rebuilds its packed spectrum a pair at a time
+    /// in the load phase (`load_half_spectrum_pairs`), so that each input value is read once.
+    /// Bluestein's cores keep `read_input`, which applies their chirp and zero padding.
     pub(super) fn reads_elementwise(&self) -> bool {
         self.r.reads_input_elementwise()
     }

@@ -623,8 +623,9 @@ mod tests {
     fn rader_rows_gather_from_global_memory_where_that_measured_faster() {
         let gathered = "read_input(in_rows, tables, s, u + (gj0.x & 0xffffu), 0u, sign)";
         let loaded = "load: the block's rows into shared memory";
+        // The rule's choices (rader_gather.rs), not the wisdom's per length.
         let source = |problem: FftProblem| {
-            let recipe = FftRecipe::design(problem, H200).unwrap();
+            let recipe = FftRecipe::design_by_heuristic(problem, H200).unwrap();
             let t = &recipe.tuning;
             assert!(recipe.uses_rader() && t.direct_io && t.lanes_across_dfts, "{}", recipe.describe());
             fft_source(&recipe).body
