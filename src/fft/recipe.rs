@@ -568,7 +568,7 @@ pub struct FftTuning {
     pub codelet_split: CodeletSplit,
     /// Rader rows that can gather their convolution's first values from global memory
     /// ([`FftRecipe::can_gather_from_global`], rader_gather.rs): None where the rule decides
-    /// ([`FftRecipe::gather_from_global_rule`]), Some by a variant where measured otherwise.
+    /// (`FftRecipe::gather_from_global_rule`), Some by a variant where measured otherwise.
     pub rader_global_gather: Option<bool>,
 }
 
