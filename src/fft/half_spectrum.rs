@@ -221,7 +221,9 @@ impl FftRecipe {
 
     /// Whether the kernel reads its input element by element (`read_input`); C2R of even
     /// length with `half_spectrum_pairs` into a Stockham or Rader core instead rebuilds the
-    /// packed spectrum's values i and m-i together from X[i] and X[m-i] as it loads.
+    /// packed spectrum's values i and m-i together from X[i] and X[m-i] in its load phase
+    /// (codegen's `load_half_spectrum_pairs`), so that each input value is read once.
+    /// Bluestein's cores keep `read_input`, which applies their chirp and zero padding.
     pub(crate) fn reads_input_elementwise(&self) -> bool {
         !(self.problem.kind == FftKind::C2R && self.tuning.half_spectrum_pairs && self.can_pair_half_spectrum())
     }

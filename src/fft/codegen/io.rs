@@ -107,15 +107,6 @@ impl KernelWriter<'_> {
         !(self.r.problem.kind == FftKind::R2C && self.r.packing == RealPacking::HalfLength) || self.r.core.real_grid().is_some()
     }
 
-    /// Whether the kernel reads its input element by element (`read_input`;
-    /// [`FftRecipe::reads_input_elementwise`](crate::fft::FftRecipe)): a staged C2R of even
-    /// length with `half_spectrum_pairs` instead rebuilds its packed spectrum a pair at a time
-    /// in the load phase (`load_half_spectrum_pairs`), so that each input value is read once.
-    /// Bluestein's cores keep `read_input`, which applies their chirp and zero padding.
-    pub(super) fn reads_elementwise(&self) -> bool {
-        self.r.reads_input_elementwise()
-    }
-
     /// Defines `write_output(out, tables, row, j, c, v, sign, scale)`: stores value i = j + c <
     /// the core length of the core's (final) output for one row; c a literal, as for read_input.
     pub(super) fn write_output_function(&mut self) {
@@ -193,7 +184,7 @@ impl KernelWriter<'_> {
 
     /// The load phase: the block's rows into shared memory through `read_input`.
     pub(super) fn load(&mut self) {
-        if !self.reads_elementwise() {
+        if !self.r.reads_input_elementwise() {
             return self.load_half_spectrum_pairs();
         }
         // Bluestein's rows load with their zero padding; Rader's spare slots are not loaded;
@@ -285,7 +276,7 @@ impl KernelWriter<'_> {
         });
     }
 
-    /// The load phase of C2R of even length N = 2m (see `reads_elementwise`): per pair i =
+    /// The load phase of C2R of even length N = 2m (see `FftRecipe::reads_input_elementwise`): per pair i =
     /// 0..=m/2, X[i] and X[m-i] from global memory give values i and m-i of the packed spectrum
     /// Z (pair 0 gives value 0 alone, from X[0] and X[m]; for even m, pair m/2 one value).
     /// In a block of one row, trip k's pair is i = tid + kT (T threads), so its twiddle W^i is

@@ -252,7 +252,7 @@ impl<'a> KernelWriter<'a> {
                     offset_function(&mut self.w, "output_offset", &io.output());
                     self.step_functions(io);
                 }
-                if self.reads_elementwise() {
+                if self.r.reads_input_elementwise() {
                     self.read_input_function();
                 }
                 if self.writes_elementwise() {
@@ -342,7 +342,7 @@ impl<'a> KernelWriter<'a> {
         // Rader's first pass gathers its input permuted: from global memory where
         // `FftRecipe::gathers_from_global` says so, else from the row loaded into shared memory;
         // a staged C2R rebuilds its packed spectrum in pairs as it loads.
-        if direct && (!self.r.uses_rader() || self.r.gathers_from_global()) && self.reads_elementwise() {
+        if direct && (!self.r.uses_rader() || self.r.gathers_from_global()) && self.r.reads_input_elementwise() {
             let writes = if sink == Sink::Shared { "shared memory, stored after it" } else { "global memory" };
             self.w.comment(&[&format!("direct_io: the core's first pass reads global memory, and its last pass writes {writes}")]);
             self.core(Source::Global, sink);

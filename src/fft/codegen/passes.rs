@@ -165,12 +165,13 @@ impl KernelWriter<'_> {
                     "of this radix writes). X[0] = x[0] + sum of the rest waits in the spare slot after the row.",
                 ]);
                 let (filter, scatter) = (Finish::RaderFilter { filter, len }, Finish::RaderScatter { indices: scatter, len });
-                // direct_io (see `FftRecipe::gathers_from_global`): the gather reads global memory,
-                // and the passes after the DFTs read the row in shared memory as ever.
+                // The gather reads global memory where the kernel loaded nothing before it
+                // (`FftRecipe::gathers_from_global`), else the loaded row; the passes after the
+                // DFTs read the row in shared memory either way.
+                assert!(matches!(source, Source::Shared | Source::Global), "Rader's rows are loaded or gathered from global memory");
                 let global = source == Source::Global;
-                let outer = if global { Source::Shared } else { source };
                 self.convolution(&stages[0], &stages[1], Source::RaderGather { indices: gather, len, global }, filter, Sink::Shared, scatter);
-                self.stockham(&stages[2], outer, sink, Finish::None);
+                self.stockham(&stages[2], Source::Shared, sink, Finish::None);
             }
             Core::Grid { shape, halved, .. } => {
                 let dims: Vec<String> = shape.iter().map(|n| n.to_string()).collect();
