@@ -17,7 +17,7 @@ use fft_support::{check_recipes, fitting};
 fn every_variant_of_a_recipe_is_correct() {
     for device in common::devices() {
         let lim = limits(&device);
-        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 156, 360, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        let mut problems: Vec<FftProblem> = [1, 6, 35, 67, 97, 134, 156, 360, 989, 2039].map(|n| FftProblem::c2c(n, 3)).to_vec();
         problems.extend([FftProblem::r2c(98, 2), FftProblem::c2r(98, 2), FftProblem::r2c(264, 2), FftProblem::c2r(264, 2), FftProblem::r2c(97, 2), FftProblem::c2r(131, 2), FftProblem::c2r(576, 2)]);
         // OpenCL C has no launch bounds: there a variant that only bounds its pick is the pick's
         // code under another name. Bounds past 3 blocks (offered since the fortieth session)

@@ -5,8 +5,13 @@
 //! for it ([`CodeletSplit::FewestInstructions`]), by a prime-factor (Good-Thomas) split into
 //! coprime factors, which needs no twiddles at all, where that takes fewer instructions.
 
-use super::factor::{gcd, is_prime};
+use super::factor::{gcd, is_prime, primitive_root};
 use super::tables::unit_root;
+
+/// How many more instructions than the pairs' a prime's Rader codelet may take and still be
+/// chosen where a kernel asks for Rader codelets (`FftTuning::rader_codelets`; see
+/// [`rader_pays`]): 37's takes 0.8% more, and ran 1.05x (median of its 84 lengths) on an H200.
+const RADER_INSTRUCTION_SLACK: f64 = 1.02;
 
 /// Formats a real constant as a literal of the kernel's precision.
 #[derive(Clone, Copy)]
@@ -43,11 +48,13 @@ struct Gen {
     next: usize,
     lit: Literal,
     splitting: CodeletSplit,
+    /// Primes where [`rader_pays`] by Rader's algorithm, not by pairs.
+    rader_primes: bool,
 }
 
 impl Gen {
-    fn new(lit: Literal, splitting: CodeletSplit) -> Gen {
-        Gen { lines: Vec::new(), next: 0, lit, splitting }
+    fn new(lit: Literal, splitting: CodeletSplit, rader_primes: bool) -> Gen {
+        Gen { lines: Vec::new(), next: 0, lit, splitting, rader_primes }
     }
 
     fn def(&mut self, expr: String) -> String {
@@ -89,6 +96,7 @@ impl Gen {
         match r {
             1 => x.to_vec(),
             2 => vec![self.add(&x[0], &x[1]), self.sub(&x[0], &x[1])],
+            _ if is_prime(r) && self.rader_primes && rader_pays(r) => self.rader(x),
             _ if is_prime(r) => self.prime(x),
             _ => match prime_factor_choice(r, self.splitting) {
                 Some(a) => self.prime_factor_split(x, a),
@@ -127,6 +135,51 @@ impl Gen {
             y[m] = self.def(format!("MAKE_CPLX({t}.x + {s}.y, {t}.y - {s}.x)"));
             y[r - m] = self.def(format!("MAKE_CPLX({t}.x - {s}.y, {t}.y + {s}.x)"));
         }
+        y
+    }
+
+    /// Prime r by Rader's algorithm: with g a primitive root mod r and n = r - 1,
+    /// y[g^-m] - x0 = sum_q a_q b_(m-q), the cyclic convolution of a_q = x[g^q] with
+    /// b_q = W^(g^-q) (W = e^{-2 pi i/r}): a forward DFT of n points (a composite codelet, its
+    /// own primes by pairs), a product with b's constant DFT over n, and a second forward DFT,
+    /// whose output j is the convolution's value -j, y[g^j]. x0 joins every output through the
+    /// product's value 0 (b's DFT there is -1/n, real). Fewer instructions than the pairs' at
+    /// 41, 43, 53 and 61 (47 and 59, whose n = 2 x 23 and 2 x 29, take more), and the values
+    /// live in place rather than beside the outputs (the pairs' 59 took 254 registers).
+    fn rader(&mut self, x: &[String]) -> Vec<String> {
+        let r = x.len();
+        let n = r - 1;
+        let g = primitive_root(r);
+        // powers[q] = g^q mod r, each residue 1..r once.
+        let powers: Vec<usize> = std::iter::successors(Some(1), |&v| Some(v * g % r)).take(n).collect();
+        let a: Vec<String> = powers.iter().map(|&i| x[i].clone()).collect();
+        let outer = std::mem::replace(&mut self.rader_primes, false);
+        let spectrum = self.dft(&a);
+        let mut y = vec![String::new(); r];
+        y[0] = self.add(&x[0], &spectrum[0]);
+        let x0 = &x[0];
+        let product: Vec<String> = (0..n)
+            .map(|k| {
+                // B[k] / n, B the DFT of b_q = W^{g^-q} = W^{powers[(n - q) % n]}.
+                let (re, im) = (0..n).fold((0.0, 0.0), |(re, im), q| {
+                    let (b, w) = (unit_root(powers[(n - q) % n] as u64, r as u64), unit_root((q * k) as u64, n as u64));
+                    (re + b.re * w.re - b.im * w.im, im + b.re * w.im + b.im * w.re)
+                });
+                let (re, im) = (re / n as f64, im / n as f64);
+                let v = &spectrum[k];
+                if k == 0 {
+                    let c = self.lit.real(re);
+                    self.def(format!("MAKE_CPLX({x0}.x + {c} * {v}.x, {x0}.y + {c} * {v}.y)"))
+                } else {
+                    let (c, s) = (self.lit.real(re), self.lit.real(im));
+                    self.def(format!("MAKE_CPLX({v}.x * {c} - {v}.y * {s}, {v}.x * {s} + {v}.y * {c})"))
+                }
+            })
+            .collect();
+        for (j, v) in self.dft(&product).into_iter().enumerate() {
+            y[powers[j]] = v;
+        }
+        self.rader_primes = outer;
         y
     }
 
@@ -236,9 +289,32 @@ pub fn splits_differ(radix: usize) -> bool {
     instructions(radix, CodeletSplit::FewestInstructions) != instructions(radix, CodeletSplit::CooleyTukey)
 }
 
-/// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place.
-pub fn codelet_function(radix: usize, lit: Literal, splitting: CodeletSplit) -> String {
-    let mut g = Gen::new(lit, splitting);
+/// Instructions of prime p's codelet by Rader's algorithm (`Gen::rader`): two DFTs of p - 1
+/// points (Cooley-Tukey splits, primes by pairs), the product and x0's two adds.
+fn rader_instructions(p: usize) -> usize {
+    2 * instructions(p - 1, CodeletSplit::CooleyTukey) + 4 * (p - 2) + 2 + 2
+}
+
+/// Whether prime p's codelet runs Rader's algorithm where a kernel asks for Rader codelets:
+/// where that takes at most RADER_INSTRUCTION_SLACK times the pairs' instructions (37, 41,
+/// 43, 53, 61 below 64). Measured on an H200 (fifty-eighth session, `--suite variants`, the
+/// 468 C2C f32 rows whose largest codelet prime is 37 or more, Rader for every prime from 23):
+/// median by that prime 1.05x (37), 1.08x (41), 1.06x (43), 1.09x (53), 1.19x (61), but 0.91x
+/// (47) and 0.87x (59), whose p - 1 = 2 x 23 and 2 x 29 take 69% and 29% more instructions.
+pub fn rader_pays(p: usize) -> bool {
+    is_prime(p) && p > 3 && rader_instructions(p) as f64 <= RADER_INSTRUCTION_SLACK * instructions(p, CodeletSplit::CooleyTukey) as f64
+}
+
+/// Whether Rader's codelets (`rader_primes`) change the codelet of `radix`: a prime factor
+/// where [`rader_pays`].
+pub fn has_rader_codelet(radix: usize) -> bool {
+    super::factor::prime_factors(radix).into_iter().any(rader_pays)
+}
+
+/// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place; primes (the
+/// radix or its factors) by Rader's algorithm where `rader_primes` and [`rader_pays`].
+pub fn codelet_function(radix: usize, lit: Literal, splitting: CodeletSplit, rader_primes: bool) -> String {
+    let mut g = Gen::new(lit, splitting, rader_primes);
     let inputs: Vec<String> = (0..radix).map(|i| format!("v[{i}]")).collect();
     let outputs = g.dft(&inputs);
     let mut text = format!("/* forward DFT of {radix} points, in place */\nDEVICE_FN void dft_{radix}(cplx* v) {{\n");
@@ -331,8 +407,11 @@ mod tests {
     #[test]
     fn codelets_compute_the_dft() {
         let splits = [CodeletSplit::CooleyTukey, CodeletSplit::FewestInstructions];
-        for (radix, split) in (2..=32).chain([36, 40, 42, 46, 52, 58, 60]).flat_map(|r| splits.map(|s| (r, s))) {
-            let text = codelet_function(radix, F64, split);
+        let radices = (2..=32).chain([36, 40, 42, 46, 52, 58, 60]).flat_map(|r| splits.map(|s| (r, s, false)));
+        // Rader's codelets: the primes where it pays, and composites of them.
+        let rader = [37, 41, 43, 53, 61, 74, 82, 86, 106, 122].into_iter().flat_map(|r| splits.map(|s| (r, s, true)));
+        for (radix, split, rader_primes) in radices.chain(rader) {
+            let text = codelet_function(radix, F64, split, rader_primes);
             let input: Vec<(f64, f64)> = (0..radix).map(|i| ((i as f64 * 0.37).sin(), (i as f64 * 1.3 + 0.2).cos())).collect();
             let got = run_codelet(&text, &input);
             for (k, g) in got.iter().enumerate() {
@@ -340,9 +419,19 @@ mod tests {
                     let w = unit_root((n * k) as u64, radix as u64);
                     (acc.0 + input[n].0 * w.re - input[n].1 * w.im, acc.1 + input[n].0 * w.im + input[n].1 * w.re)
                 });
-                assert!((g.0 - want.0).abs() + (g.1 - want.1).abs() < 1e-12, "radix {radix} {split:?}, k {k}: {g:?} != {want:?}");
+                assert!((g.0 - want.0).abs() + (g.1 - want.1).abs() < 1e-12, "radix {radix} {split:?} rader {rader_primes}, k {k}: {g:?} != {want:?}");
             }
         }
+    }
+
+    #[test]
+    fn rader_codelets_where_they_take_fewer_instructions() {
+        let paying: Vec<usize> = (2..64).filter(|&p| rader_pays(p)).collect();
+        assert_eq!(paying, [37, 41, 43, 53, 61]);
+        assert!(has_rader_codelet(106) && has_rader_codelet(43) && !has_rader_codelet(59) && !has_rader_codelet(47 * 2));
+        // The generated codelets of 53 as counted: Rader's with fewer multiplies than the pairs'.
+        let multiplies = |rader| codelet_function(53, F64, CodeletSplit::CooleyTukey, rader).matches(" * ").count();
+        assert!(multiplies(true) < multiplies(false) * 9 / 10, "{} {}", multiplies(true), multiplies(false));
     }
 
     #[test]

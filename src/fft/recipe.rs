@@ -570,6 +570,11 @@ pub struct FftTuning {
     /// ([`FftRecipe::can_gather_from_global`], rader_gather.rs): None where the rule decides
     /// (`FftRecipe::gather_from_global_rule`), Some by a variant where measured otherwise.
     pub rader_global_gather: Option<bool>,
+    /// Codelets of primes where that takes fewer instructions (37, 41, 43, 53, 61: codelet.rs's
+    /// `rader_pays`) by Rader's algorithm in registers (two composite DFTs of p - 1 points),
+    /// not by the symmetric pairs' O(p^2) multiply-adds: set by the `rader codelets` variant
+    /// where measured faster.
+    pub rader_codelets: bool,
 }
 
 impl FftTuning {
@@ -1055,6 +1060,7 @@ impl FftRecipe {
                 lanes_across_rows: false,
                 codelet_split: core.codelet_split_rule(problem.precision),
                 rader_global_gather: None,
+                rader_codelets: false,
             },
             io: None,
             cluster: None,
@@ -1353,6 +1359,7 @@ impl FftRecipe {
             CodeletSplit::FewestInstructions => format!("{pad}_pfa"),
             CodeletSplit::CooleyTukey => format!("{pad}_ct"),
         };
+        let pad = if self.tuning.rader_codelets { format!("{pad}_rk") } else { pad };
         let pad = match self.tuning.launch_minimum() {
             None => pad,
             Some(m) => format!("{pad}_m{m}"),

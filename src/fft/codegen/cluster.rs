@@ -33,7 +33,7 @@ pub(super) fn cluster_kernel(second: &FftRecipe, split: &ClusterSplit) -> String
     radices.extend(second.core.codelet_radices());
     radices.sort_unstable();
     radices.dedup();
-    a.helpers(computed, &radices, second.tuning.codelet_split);
+    a.helpers(computed, &radices, second.tuning.codelet_split, second.tuning.rader_codelets);
     let k = Cluster::of(second, split);
     k.dialect(&mut a);
     // Pass A's reads and twiddle; pass B's writes (each with its own tables' offsets).

@@ -242,7 +242,7 @@ impl<'a> KernelWriter<'a> {
         if r.tuning.ping_pong {
             self.w.line(format!("#define SH1(row, i) sh[{}u + {at}]  /* the same in the second buffer (ping-pong) */", r.buffer_values()));
         }
-        self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices(), r.tuning.codelet_split);
+        self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices(), r.tuning.codelet_split, r.tuning.rader_codelets);
         match &r.io {
             Some(io) if !r.is_strided_grid() => self.strided_kernel(io),
             io => {
@@ -274,8 +274,8 @@ impl<'a> KernelWriter<'a> {
     }
 
     /// Complex arithmetic, COSPI and SINPI where twiddles are `computed`, and the codelets of
-    /// `radices`.
-    fn helpers(&mut self, computed: bool, radices: &[usize], split: CodeletSplit) {
+    /// `radices` (large primes by Rader's algorithm where `rader_primes`).
+    fn helpers(&mut self, computed: bool, radices: &[usize], split: CodeletSplit, rader_primes: bool) {
         self.w.line(COMPLEX_HELPERS);
         if computed {
             let (cuda_cos, cuda_sin) = match self.r.problem.precision {
@@ -285,7 +285,7 @@ impl<'a> KernelWriter<'a> {
             self.w.line(format!("#if defined(__CUDACC__)\n#define COSPI(x) {cuda_cos}(x)\n#define SINPI(x) {cuda_sin}(x)\n#else\n#define COSPI(x) cospi(x)\n#define SINPI(x) sinpi(x)\n#endif"));
         }
         for &radix in radices {
-            self.w.line(codelet_function(radix, self.lit, split));
+            self.w.line(codelet_function(radix, self.lit, split, rader_primes));
         }
     }
 
