@@ -300,7 +300,8 @@ fn rader_instructions(p: usize) -> usize {
 /// 43, 53, 61 below 64). Measured on an H200 (fifty-eighth session, `--suite variants`, the
 /// 468 C2C f32 rows whose largest codelet prime is 37 or more, Rader for every prime from 23):
 /// median by that prime 1.05x (37), 1.08x (41), 1.06x (43), 1.09x (53), 1.19x (61), but 0.91x
-/// (47) and 0.87x (59), whose p - 1 = 2 x 23 and 2 x 29 take 69% and 29% more instructions.
+/// (47) and 0.87x (59), whose p - 1 = 2 x 23 and 2 x 29 took 69% and 29% more instructions
+/// (their 23 and 29 by Rader too; by pairs, as `Gen::rader` now writes them, 24% and 20% more).
 pub fn rader_pays(p: usize) -> bool {
     is_prime(p) && p > 3 && rader_instructions(p) as f64 <= RADER_INSTRUCTION_SLACK * instructions(p, CodeletSplit::CooleyTukey) as f64
 }
