@@ -10,6 +10,7 @@
 //! `cargo run --release --example l2_chunk_probe -- [CASE ...]`, CASE = `2d:1024`, `3d:256`,
 //! `1d:1048576`, each optionally `@MIB` to fix the chunk's size (default: 1 to 64 MiB).
 
+use coalesce::bench::random::random_vec;
 use coalesce::bench::timing::{time_launches, TimingPlan};
 use coalesce::fft::{FftNdPlan, FftNdProblem};
 use coalesce::{Complex, Device, DeviceBuffer, Result};
@@ -27,22 +28,12 @@ fn problem(case: &str, batch: usize) -> FftNdProblem {
     }
 }
 
-/// Uniform values in [-0.5, 0.5) from a linear congruential generator.
-fn random(len: usize, seed: u64) -> Vec<Complex<f32>> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-    let mut next = move || {
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((s >> 40) as f32 / (1u64 << 24) as f32) - 0.5
-    };
-    (0..len).map(|_| Complex::new(next(), next())).collect()
-}
-
 /// Milliseconds for the whole 256 MiB, run as `chunks` plans of `batch` transforms each, and
 /// the plan's passes.
 fn time(device: &Device, case: &str, batch: usize, chunks: usize) -> Result<(f64, usize)> {
     let plan = FftNdPlan::new(device, problem(case, batch))?;
     let len = plan.problem().len();
-    let inputs: Vec<DeviceBuffer<Complex<f32>>> = (0..chunks).map(|c| device.upload(&random(len, c as u64))).collect::<Result<_>>()?;
+    let inputs: Vec<DeviceBuffer<Complex<f32>>> = (0..chunks).map(|c| device.upload(&random_vec::<Complex<f32>>(len, c as u64))).collect::<Result<_>>()?;
     let mut outputs: Vec<DeviceBuffer<Complex<f32>>> = (0..chunks).map(|_| device.alloc(len)).collect::<Result<_>>()?;
     let t = time_launches(device, TimingPlan { reps: 7, launches: 4 }, || {
         for (i, o) in inputs.iter().zip(outputs.iter_mut()) {

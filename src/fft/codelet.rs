@@ -303,7 +303,8 @@ fn rader_instructions(p: usize) -> usize {
 /// (47) and 0.87x (59), whose p - 1 = 2 x 23 and 2 x 29 took 69% and 29% more instructions
 /// (their 23 and 29 by Rader too; by pairs, as `Gen::rader` now writes them, 24% and 20% more).
 pub fn rader_pays(p: usize) -> bool {
-    is_prime(p) && p > 3 && rader_instructions(p) as f64 <= RADER_INSTRUCTION_SLACK * instructions(p, CodeletSplit::CooleyTukey) as f64
+    // (2's butterfly is an add and a subtract, never a Rader codelet: it would count as paying.)
+    is_prime(p) && p > 2 && rader_instructions(p) as f64 <= RADER_INSTRUCTION_SLACK * instructions(p, CodeletSplit::CooleyTukey) as f64
 }
 
 /// Whether Rader's codelets (`rader_primes`) change the codelet of `radix`: a prime factor
