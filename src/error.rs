@@ -45,7 +45,7 @@ pub enum Error {
 
     /// Element count times element size does not fit in 64 bits.
     #[error("size overflow: {count} elements of {elem_size} bytes do not fit in 64-bit addressing")]
-    SizeOverflow { count: u64, elem_size: usize },
+    SizeOverflow { count: u128, elem_size: usize },
 
     /// A generated kernel failed to compile. Carries the compiler's log.
     #[error("kernel '{kernel}' failed to compile on '{device}':\n{log}")]
@@ -97,5 +97,5 @@ impl Error {
 pub(crate) fn byte_size(count: usize, elem_size: usize) -> Result<usize> {
     count
         .checked_mul(elem_size)
-        .ok_or(Error::SizeOverflow { count: count as u64, elem_size })
+        .ok_or(Error::SizeOverflow { count: count as u128, elem_size })
 }

@@ -162,7 +162,7 @@ impl NpyArray {
             .collect::<Result<Vec<_>>>()?;
         let dtype = kind_of(descr, name)?;
         let count = element_count(&shape)?;
-        let size = count.checked_mul(dtype.size()).ok_or(Error::SizeOverflow { count: count as u64, elem_size: dtype.size() })?;
+        let size = count.checked_mul(dtype.size()).ok_or(Error::SizeOverflow { count: count as u128, elem_size: dtype.size() })?;
         let data = bytes.get(start + header_len..).unwrap_or(&[]);
         if data.len() != size {
             return Err(Error::invalid(format!(

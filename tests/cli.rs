@@ -110,6 +110,9 @@ fn unknown_device_and_suite_are_clear_errors() {
     let d = &common::devices()[0];
     let (ok, _, err) = run_on(&d.id(), &["bench", "fft", "--suite", "variants", "--sizes", "937", "--variants", "pingpang", "--quick"]);
     assert!(!ok && err.contains("no variant named 'pingpang'") && err.contains("threads x2"), "{err}");
+    // --sizes that leave a suite nothing say so, rather than print an empty table.
+    let (ok, _, err) = run_on(&d.id(), &["bench", "fft", "--suite", "2d", "--sizes", "3", "--quick"]);
+    assert!(!ok && err.contains("no case of the 2d suite") && err.contains("--sizes 3 names no case"), "{err}");
 }
 
 #[test]
@@ -159,7 +162,7 @@ fn fft_command_transforms_the_last_axis_like_numpy() {
     run(&[&path("x.npy"), &path("z.npy"), "--n", "25", "--inverse", "--norm", "ortho"]);
     let z = NpyArray::read(path("z.npy")).unwrap();
     assert_eq!(z.shape, vec![2, 3, 25]);
-    let padded: Vec<Complex<f64>> = wide.chunks(20).flat_map(|r| r.iter().copied().chain(std::iter::repeat(Complex::new(0.0, 0.0)).take(5))).collect();
+    let padded: Vec<Complex<f64>> = wide.chunks(20).flat_map(|r| r.iter().copied().chain(std::iter::repeat_n(Complex::new(0.0, 0.0), 5))).collect();
     let want: Vec<Complex<f64>> = reference::c2c(&padded, 25, true).into_iter().map(|v| v / 5.0).collect();
     let got: Vec<Complex<f64>> = z.to_vec::<Complex<f32>>().unwrap().iter().map(|c| Complex::new(c.re as f64, c.im as f64)).collect();
     assert!(err_of(got, want) < 1e-6);
@@ -234,11 +237,23 @@ fn fft_command_transforms_the_axes_named() {
     let want: Vec<_> = reference::c2c_axes(&wide(p), &[2, 4099], &[1], true).into_iter().map(|v| v / 4099.0).collect();
     assert!(reference::relative_l2_error(wide(q.to_vec().unwrap()), want) < 1e-6);
 
-    // an axis out of range, and one named twice: errors that say so
+    // negative axes count from the last, as numpy's: -3,-1 are axes 0 and 2
+    let (ok, out, err) = run(&[&path("x.npy"), &path("neg.npy"), "--axes", "-3,-1"]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(NpyArray::read(path("neg.npy")).unwrap().to_vec::<Complex<f32>>().unwrap(), y.to_vec::<Complex<f32>>().unwrap());
+
+    // an axis out of range (either way), and one named twice: errors that say so
     let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--axes", "0,3"]);
     assert!(!ok && err.contains("axis 3 is out of range"), "{err}");
+    let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--axes", "-4"]);
+    assert!(!ok && err.contains("axis -4 is out of range") && err.contains("from -3 to 2"), "{err}");
     let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--axes", "1,1"]);
     assert!(!ok && err.contains("named twice"), "{err}");
+    // an n past any device's memory, and one whose element count overflows: errors, not aborts
+    let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--n", "100000000000"]);
+    assert!(!ok && err.contains("out of device memory"), "{err}");
+    let (ok, _, err) = run(&[&path("x.npy"), &path("bad.npy"), "--n", "10000000000000000000"]);
+    assert!(!ok && err.contains("size overflow: 120000000000000000000 elements"), "{err}");
 }
 
 #[test]
@@ -284,9 +299,13 @@ fn permute_and_shift_commands_follow_numpy() {
     assert!(ok, "{log}");
     let f: Vec<i16> = NpyArray::read(path("f.npy")).unwrap().to_vec().unwrap();
     assert_eq!(&f[..4], &x[8..12]);
-    let (ok, log) = run(&["shift", &path("f.npy"), &path("b.npy"), "--ifftshift", "--axes", "1"]);
+    let (ok, log) = run(&["shift", &path("f.npy"), &path("b.npy"), "--ifftshift", "--axes", "-2"]);
     assert!(ok, "{log}");
     assert_eq!(NpyArray::read(path("b.npy")).unwrap().to_vec::<i16>().unwrap(), x);
+    // Negative axes count from the last, as numpy's: (-1, 0, -2) is (2, 0, 1).
+    let (ok, log) = run(&["permute", &path("x.npy"), &path("n.npy"), "--axes", "-1,0,-2"]);
+    assert!(ok, "{log}");
+    assert_eq!(NpyArray::read(path("n.npy")).unwrap().to_vec::<i16>().unwrap(), got);
 
     // Bad input: clear errors, non-zero exit.
     let (ok, log) = run(&["permute", &path("x.npy"), &path("e.npy"), "--axes", "0,0,1"]);

@@ -156,8 +156,9 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     let opts = &cfg.fft;
     let suites = if opts.suites.is_empty() { FftSuite::DEFAULT.to_vec() } else { opts.suites.clone() };
     let keep = |n: &usize| opts.keeps(*n);
-    let mut tables = Vec::new();
+    let mut tables: Vec<Table> = Vec::new();
     for suite in suites {
+        let before = tables.len();
         match suite {
             FftSuite::Sweep => {
                 let sizes: Vec<usize> = if cfg.quick { quick_sizes() } else { (2..=4096).collect() };
@@ -192,8 +193,24 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 tables.extend(accuracy(device, cfg, Precision::F64, (1..=f64_max).filter(keep).collect())?);
             }
         }
+        // A suite `--sizes` leaves nothing of says so, rather than print an empty table.
+        tables.retain(|t| !t.rows.is_empty() || suite == FftSuite::Plan);
+        if tables.len() == before && !opts.sizes.is_empty() {
+            eprintln!("--sizes {}: no case of the {} suite lies there; skipped", sizes_text(&opts.sizes), suite.name());
+        }
+    }
+    if tables.is_empty() && !opts.sizes.is_empty() {
+        return Err(Error::InvalidArgument(format!(
+            "--sizes {} names no case of the suites asked for: one-launch suites time lengths 2..=4096, the large-1d, 2d and 3d suites the cases whose every transformed length is named",
+            sizes_text(&opts.sizes)
+        )));
     }
     Ok(tables)
+}
+
+/// `--sizes` as given: 2..=64,4093.
+fn sizes_text(sizes: &[std::ops::RangeInclusive<usize>]) -> String {
+    sizes.iter().map(|r| if r.start() == r.end() { r.start().to_string() } else { format!("{}..={}", r.start(), r.end()) }).collect::<Vec<_>>().join(",")
 }
 
 /// A quick sweep: the small sizes, powers of two, and a few primes.

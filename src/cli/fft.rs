@@ -8,6 +8,8 @@ use coalesce::fft::{Direction, FftKind, FftNdPlan, FftNdProblem, Normalization, 
 use coalesce::npy::NpyArray;
 use coalesce::{Complex, Device, Element, Error, Result, ScalarKind};
 
+use super::args::numpy_axes;
+
 /// What the command line asked for.
 pub struct FftArgs<'a> {
     pub input: &'a Path,
@@ -16,8 +18,8 @@ pub struct FftArgs<'a> {
     pub real: bool,
     pub n: Option<usize>,
     pub norm: Normalization,
-    /// The axes to transform (numpy's `axes`); None: the last.
-    pub axes: Option<Vec<usize>>,
+    /// The axes to transform (numpy's `axes`, negative from the last); None: the last.
+    pub axes: Option<Vec<i64>>,
 }
 
 pub fn run(device: &Device, a: &FftArgs<'_>) -> Result<()> {
@@ -25,7 +27,10 @@ pub fn run(device: &Device, a: &FftArgs<'_>) -> Result<()> {
     if x.shape.is_empty() {
         return Err(Error::InvalidArgument(format!("{}: a 0-dimensional array has no axis to transform", a.input.display())));
     }
-    let axes = a.axes.clone().unwrap_or_else(|| vec![x.shape.len() - 1]);
+    let axes = match &a.axes {
+        Some(named) => numpy_axes(named, &x.shape)?,
+        None => vec![x.shape.len() - 1],
+    };
     let kind = match (a.real, a.inverse) {
         (false, _) => FftKind::C2C,
         (true, false) => FftKind::R2C,
@@ -100,27 +105,38 @@ impl Transform<'_> {
     /// The file's array cut or zero-padded to the transform's input shape, transformed on the
     /// device.
     fn run<I: Element, O: Element>(&self, x: &NpyArray) -> Result<NpyArray> {
-        let data: Vec<I> = x.to_vec()?;
         let (in_shape, out_shape) = self.problem.buffer_shapes();
-        let input = resize_axis(&data, &x.shape, self.axis, in_shape[self.axis]);
         let plan = FftNdPlan::new(self.device, self.problem.clone())?;
-        let input = self.device.upload(&input)?;
+        // Device buffers before the host copy: a --n past the device's memory is refused by
+        // the allocation with a clear error, not by the host allocator's abort.
+        let mut input = self.device.alloc::<I>(in_shape.iter().product())?;
         let mut output = self.device.alloc::<O>(out_shape.iter().product())?;
+        let data: Vec<I> = x.to_vec()?;
+        self.device.write(&mut input, &resize_axis(&data, &x.shape, self.axis, in_shape[self.axis])?)?;
         plan.execute(self.direction, &input, &mut output)?;
         NpyArray::new(out_shape, &output.to_vec()?)
     }
 }
 
-/// `data` (row-major, `shape`) with axis `axis` cut to `len` values or zero-padded to them.
-fn resize_axis<T: Copy + Default>(data: &[T], shape: &[usize], axis: usize, len: usize) -> Vec<T> {
+/// `data` (row-major, `shape`) with axis `axis` cut to `len` values or zero-padded to them; an
+/// error where this machine cannot hold the padded copy.
+fn resize_axis<T: Copy + Default>(data: &[T], shape: &[usize], axis: usize, len: usize) -> Result<Vec<T>> {
     let (m, inner) = (shape[axis], shape[axis + 1..].iter().product::<usize>());
     let keep = m.min(len) * inner;
-    let mut out = Vec::with_capacity(data.len() / m * len);
+    let too_large = || {
+        Error::InvalidArgument(format!(
+            "the input padded to {len} along axis {axis} needs {} x {len} elements of {} bytes, more than this machine's memory holds: pass a smaller --n",
+            data.len() / m,
+            std::mem::size_of::<T>()
+        ))
+    };
+    let mut out = Vec::new();
+    out.try_reserve_exact((data.len() / m).checked_mul(len).ok_or_else(too_large)?).map_err(|_| too_large())?;
     for block in data.chunks(m * inner) {
         out.extend_from_slice(&block[..keep]);
         out.resize(out.len() + (len * inner - keep), T::default());
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -130,9 +146,11 @@ mod tests {
     #[test]
     fn resizing_cuts_or_pads_one_axis() {
         let x: Vec<u32> = (1..=12).collect(); // shape [2, 3, 2]
-        assert_eq!(resize_axis(&x, &[2, 3, 2], 1, 2), vec![1, 2, 3, 4, 7, 8, 9, 10]);
-        assert_eq!(resize_axis(&x, &[2, 3, 2], 1, 4), vec![1, 2, 3, 4, 5, 6, 0, 0, 7, 8, 9, 10, 11, 12, 0, 0]);
-        assert_eq!(resize_axis(&x, &[2, 3, 2], 2, 1), vec![1, 3, 5, 7, 9, 11]);
-        assert_eq!(resize_axis(&x, &[2, 3, 2], 0, 2), x);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 1, 2).unwrap(), vec![1, 2, 3, 4, 7, 8, 9, 10]);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 1, 4).unwrap(), vec![1, 2, 3, 4, 5, 6, 0, 0, 7, 8, 9, 10, 11, 12, 0, 0]);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 2, 1).unwrap(), vec![1, 3, 5, 7, 9, 11]);
+        assert_eq!(resize_axis(&x, &[2, 3, 2], 0, 2).unwrap(), x);
+        let err = resize_axis(&x, &[2, 3, 2], 1, usize::MAX / 8).unwrap_err().to_string();
+        assert!(err.contains("--n"), "{err}");
     }
 }

@@ -1,6 +1,7 @@
 //! Command-line front end: `coalesce info`, `coalesce bench`, `coalesce fft`, `coalesce
 //! permute`, `coalesce shift`.
 
+mod args;
 mod fft;
 mod rearrange;
 
@@ -106,9 +107,10 @@ enum Command {
         /// (numpy's n). For irfft the output length; default 2(M-1) for M coefficients.
         #[arg(long)]
         n: Option<usize>,
-        /// Axes to transform, e.g. 0,1 (default: the last). Real transforms halve the last one
-        /// named, as numpy's rfftn does.
-        #[arg(long, value_name = "LIST")]
+        /// Axes to transform, e.g. 0,1 or -2,-1 (default: the last; negative axes count from
+        /// the last, as numpy's). Real transforms halve the last one named, as numpy's rfftn
+        /// does.
+        #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
         axes: Option<String>,
         /// Scaling: backward (numpy's default: 1/N on the inverse), forward, ortho, or none.
         #[arg(long, default_value = "backward")]
@@ -118,8 +120,9 @@ enum Command {
     Permute {
         input: PathBuf,
         output: PathBuf,
-        /// Output axis i is input axis axes[i], e.g. 2,0,1. Default: reversed, as numpy's.
-        #[arg(long, value_name = "LIST")]
+        /// Output axis i is input axis axes[i], e.g. 2,0,1 (negative from the last, as
+        /// numpy's). Default: reversed, as numpy's.
+        #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
         axes: Option<String>,
     },
     /// Circularly shift a .npy file of any numeric dtype: numpy.roll over all axes (--by),
@@ -136,8 +139,8 @@ enum Command {
         /// The inverse of --fftshift.
         #[arg(long)]
         ifftshift: bool,
-        /// Axes for --fftshift / --ifftshift, e.g. 1,2.
-        #[arg(long, value_name = "LIST")]
+        /// Axes for --fftshift / --ifftshift, e.g. 1,2 or -1 (negative from the last).
+        #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
         axes: Option<String>,
     },
 }
@@ -147,20 +150,20 @@ pub fn run() -> Result<()> {
     match cli.command {
         Command::Info { quick } => info(cli.device.as_deref(), quick),
         Command::Fft { input, output, inverse, real, n, norm, axes } => {
-            let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;
+            let axes = axes.map(|a| args::parse_list("--axes", &a)).transpose()?;
             let device = Device::select(cli.device.as_deref())?;
             let norm: Normalization = norm.parse()?;
             fft::run(&device, &fft::FftArgs { input: &input, output: &output, inverse, real, n, norm, axes })
         }
         Command::Permute { input, output, axes } => {
-            let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;
+            let axes = axes.map(|a| args::parse_list("--axes", &a)).transpose()?;
             let device = Device::select(cli.device.as_deref())?;
             rearrange::permute(&device, &input, &output, axes)
         }
         Command::Shift { input, output, by, fftshift, ifftshift, axes } => {
-            let axes = axes.map(|a| rearrange::parse_list("--axes", &a)).transpose()?;
+            let axes = axes.map(|a| args::parse_list("--axes", &a)).transpose()?;
             let how = match (by, fftshift, ifftshift) {
-                (Some(by), _, _) if axes.is_none() => rearrange::Shift::By(rearrange::parse_list("--by", &by)?),
+                (Some(by), _, _) if axes.is_none() => rearrange::Shift::By(args::parse_list("--by", &by)?),
                 (None, true, _) => rearrange::Shift::Fft(axes),
                 (None, _, true) => rearrange::Shift::Ifft(axes),
                 (Some(_), _, _) => return Err(Error::InvalidArgument("--axes goes with --fftshift or --ifftshift; --by takes one amount per axis (0 for axes that stay)".into())),
@@ -185,7 +188,7 @@ pub fn run() -> Result<()> {
             }
             let device = Device::select(cli.device.as_deref())?;
             let permute_case = match (shape, axes) {
-                (Some(s), Some(a)) => Some(PermuteProblem::new(ScalarKind::F32, &rearrange::parse_list("--shape", &s)?, &rearrange::parse_list("--axes", &a)?)),
+                (Some(s), Some(a)) => Some(PermuteProblem::new(ScalarKind::F32, &args::parse_list("--shape", &s)?, &args::parse_list("--axes", &a)?)),
                 _ => None,
             };
             let cfg = BenchConfig { quick, sweep, progress: true, fft, permute_case };

@@ -7,21 +7,15 @@ use coalesce::npy::NpyArray;
 use coalesce::rearrange::{PermutePlan, PermuteProblem, ShiftPlan, ShiftProblem};
 use coalesce::{Device, DeviceBuffer, Error, Result};
 
-/// `--axes 2,0,1` or `--by 3,-1,0`: comma-separated whole numbers.
-pub fn parse_list<T: std::str::FromStr>(flag: &str, s: &str) -> Result<Vec<T>> {
-    s.split(',')
-        .map(|x| {
-            x.trim()
-                .parse()
-                .map_err(|_| Error::InvalidArgument(format!("{flag} '{s}': '{x}' is not a whole number; give a comma-separated list such as 2,0,1")))
-        })
-        .collect()
-}
+use super::args::numpy_axes;
 
 /// numpy.transpose(x, axes): `axes` defaults to the reversed order, as numpy's does.
-pub fn permute(device: &Device, input: &Path, output: &Path, axes: Option<Vec<usize>>) -> Result<()> {
+pub fn permute(device: &Device, input: &Path, output: &Path, axes: Option<Vec<i64>>) -> Result<()> {
     let x = NpyArray::read(input)?;
-    let axes = axes.unwrap_or_else(|| (0..x.shape.len()).rev().collect());
+    let axes = match axes {
+        Some(a) => numpy_axes(&a, &x.shape).map_err(|e| named(input, &x.shape, e))?,
+        None => (0..x.shape.len()).rev().collect(),
+    };
     let plan = PermutePlan::new(device, PermuteProblem::new(x.dtype, &x.shape, &axes)).map_err(|e| named(input, &x.shape, e))?;
     on_device(device, &x, plan.output_shape(), |src, dst| plan.execute(src, dst))?.write(output)
 }
@@ -30,17 +24,18 @@ pub fn permute(device: &Device, input: &Path, output: &Path, axes: Option<Vec<us
 pub enum Shift {
     /// numpy.roll with one amount per axis.
     By(Vec<i64>),
-    /// numpy.fft.fftshift over the given axes (all when `None`).
-    Fft(Option<Vec<usize>>),
-    Ifft(Option<Vec<usize>>),
+    /// numpy.fft.fftshift over the given axes (all when `None`; negative from the last).
+    Fft(Option<Vec<i64>>),
+    Ifft(Option<Vec<i64>>),
 }
 
 pub fn shift(device: &Device, input: &Path, output: &Path, how: Shift) -> Result<()> {
     let x = NpyArray::read(input)?;
-    let problem = match how {
-        Shift::By(by) => Ok(ShiftProblem::new(x.dtype, &x.shape, &by)),
-        Shift::Fft(axes) => ShiftProblem::fftshift(x.dtype, &x.shape, axes.as_deref()),
-        Shift::Ifft(axes) => ShiftProblem::ifftshift(x.dtype, &x.shape, axes.as_deref()),
+    let axes = |a: &Option<Vec<i64>>| a.as_deref().map(|a| numpy_axes(a, &x.shape)).transpose();
+    let problem = match &how {
+        Shift::By(by) => Ok(ShiftProblem::new(x.dtype, &x.shape, by)),
+        Shift::Fft(a) => axes(a).and_then(|a| ShiftProblem::fftshift(x.dtype, &x.shape, a.as_deref())),
+        Shift::Ifft(a) => axes(a).and_then(|a| ShiftProblem::ifftshift(x.dtype, &x.shape, a.as_deref())),
     };
     let plan = problem.and_then(|p| ShiftPlan::new(device, p)).map_err(|e| named(input, &x.shape, e))?;
     on_device(device, &x, x.shape.clone(), |src, dst| plan.execute(src, dst))?.write(output)

@@ -239,7 +239,7 @@ impl FftNdProblem {
         let bytes = complex_bytes(self.precision) as usize;
         let count = self.shape.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
         if count.and_then(|c| c.checked_mul(bytes)).is_none_or(|b| b > isize::MAX as usize) {
-            return Err(Error::SizeOverflow { count: self.shape.iter().map(|&n| n as u64).product(), elem_size: bytes });
+            return Err(Error::SizeOverflow { count: element_count(&self.shape), elem_size: bytes });
         }
         if self.in_place_real() {
             if self.halved_axis() != Some(rank - 1) {
@@ -275,7 +275,7 @@ impl FftNdProblem {
                 )));
             }
             if count.and_then(|c| (c / n).checked_mul(4 * n)).and_then(|c| c.checked_mul(bytes)).is_none_or(|b| b > isize::MAX as usize) {
-                return Err(Error::SizeOverflow { count: self.shape.iter().map(|&n| n as u64).product::<u64>() * 4, elem_size: bytes });
+                return Err(Error::SizeOverflow { count: element_count(&self.shape).saturating_mul(4), elem_size: bytes });
             }
         }
         Ok(())
@@ -296,7 +296,7 @@ impl FftNdProblem {
             let bytes = complex_bytes(self.precision) as usize;
             let reach = shape.iter().zip(strides.iter()).fold(1u128, |acc, (&n, &s)| acc.saturating_add((n as u128 - 1) * s as u128));
             if reach.saturating_mul(bytes as u128) > isize::MAX as u128 {
-                return Err(Error::SizeOverflow { count: u64::try_from(reach).unwrap_or(u64::MAX), elem_size: bytes });
+                return Err(Error::SizeOverflow { count: reach, elem_size: bytes });
             }
         }
         if let Some((a, b)) = overlap(&out_shape, &output) {
@@ -313,6 +313,11 @@ impl FftNdProblem {
         }
         Ok(())
     }
+}
+
+/// The number of elements of `shape`, exact where it overflows usize (for the error that says so).
+fn element_count(shape: &[usize]) -> u128 {
+    shape.iter().fold(1u128, |acc, &n| acc.saturating_mul(n as u128))
 }
 
 /// Row-major distances between neighbours along each axis of `shape`.

@@ -168,7 +168,7 @@ impl FftProblem {
                 FftKind::C2R => o,
                 FftKind::C2C => 0,
             };
-            if i < ri || o < ro || self.placement == Placement::InPlace || (self.len % 2 == 0 && real % 2 == 1) {
+            if i < ri || o < ro || self.placement == Placement::InPlace || (self.len.is_multiple_of(2) && real % 2 == 1) {
                 return Err(Error::invalid(format!(
                     "FFT row distances ({i}, {o}) for rows of ({ri}, {ro}) elements: distances must be at least the rows' lengths, \
                      even on the real side of an even-length real transform, and out of place"
@@ -179,7 +179,7 @@ impl FftProblem {
         let (i, o) = self.row_elements();
         let row_bytes = i.max(o) * 16;
         if self.batch.checked_mul(row_bytes).is_none() {
-            return Err(Error::SizeOverflow { count: self.batch as u64, elem_size: row_bytes });
+            return Err(Error::SizeOverflow { count: self.batch as u128, elem_size: row_bytes });
         }
         Ok(())
     }

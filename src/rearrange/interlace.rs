@@ -79,7 +79,7 @@ impl InterlaceProblem {
             _ => {}
         }
         self.len.checked_mul(self.arrays).and_then(|x| x.checked_mul(self.elem_size)).ok_or(Error::SizeOverflow {
-            count: self.len as u64 * self.arrays as u64,
+            count: self.len as u128 * self.arrays as u128,
             elem_size: self.elem_size,
         })?;
         Ok(())
