@@ -8,7 +8,8 @@
 //! With `--source DIR` first, also writes each kernel's full source to DIR/<kernel>.cu, as
 //! NVRTC would compile it (e.g. for `nvcc -cubin -Xptxas -v` on a GPU machine).
 //! With `--variants` first, also prints each 1D recipe's variants (one tuning choice away, as
-//! `bench fft --suite variants` times them): name and kernel.
+//! `bench fft --suite variants` times them): name and kernel; after a path (`83@rader`), the
+//! variants of the recipe it reaches.
 //! `c2r:3380@mirror pairs / threads /2` prints the recipe a path of variants reaches from the
 //! heuristic's pick (as `bench fft --suite variants --variants` names it), e.g. to compare its
 //! registers with scripts/sass.py before timing it; `3380@` the heuristic's pick, without the
@@ -74,6 +75,13 @@ fn main() {
             std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");
         }
     };
+    // A 1D recipe, with its variants where asked for.
+    let show_row = |r: &FftRecipe| {
+        show(r);
+        if with_variants {
+            r.variants(limits).iter().for_each(|(what, v)| println!("  variant {what}: {}", v.kernel_name()));
+        }
+    };
     for arg in args {
         if let Some(problem) = nd_problem_of(&arg) {
             match FftNdRecipe::design(problem, limits) {
@@ -97,7 +105,7 @@ fn main() {
             // An empty path: the heuristic's pick itself, without the wisdom.
             let reached = |r: FftRecipe| if path.is_empty() { Some(r) } else { r.variant_path(limits, path) };
             match FftRecipe::design_row_by_heuristic(problem, limits).map(reached) {
-                Ok(Some(r)) => show(&r),
+                Ok(Some(r)) => show_row(&r),
                 Ok(None) => println!("{arg}: no variant path '{path}' from the heuristic's pick"),
                 Err(e) => println!("{arg}: {e}"),
             }
@@ -105,11 +113,7 @@ fn main() {
         }
         match problem_of(&arg) {
             Some(problem) => match FftRecipe::design_row(problem, limits) {
-                Ok(r) if with_variants => {
-                    show(&r);
-                    r.variants(limits).iter().for_each(|(what, v)| println!("  variant {what}: {}", v.kernel_name()));
-                }
-                Ok(r) => show(&r),
+                Ok(r) => show_row(&r),
                 Err(e) => println!("{arg}: {e}"),
             },
             None => eprintln!("not a length or shape: {arg}"),

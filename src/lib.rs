@@ -15,7 +15,7 @@
 //! Layers, bottom up: [`device`] (the only code that knows CUDA or OpenCL), [`kernel`]
 //! (the dialect prelude, source building, compile caches), then one module per primitive,
 //! each split into problem, plan (plain data, chosen by a heuristic), code generation and
-//! execution: [`copy`], [`reduce`], [`fft`], [`rearrange`]. [`bench`] times them against the
+//! execution: [`copy`], [`reduce`], [`fft`], [`rearrange`]. [`bench`](mod@bench) times them against the
 //! driver's own copy.
 
 pub mod bench;

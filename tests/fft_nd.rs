@@ -906,21 +906,21 @@ fn real_round_trip_returns_the_signal() {
 fn bad_buffers_and_problems_are_errors() {
     for device in common::devices() {
         let plan = FftNdPlan::new(&device, FftNdProblem::c2c(&[4, 6], &[0, 1])).unwrap();
-        let input = device.upload(&vec![Complex::new(1.0f32, 0.0); 24]).unwrap();
+        let input = device.upload(&[Complex::new(1.0f32, 0.0); 24]).unwrap();
         let mut short = device.alloc::<Complex<f32>>(23).unwrap();
         assert!(matches!(plan.forward(&input, &mut short), Err(Error::LengthMismatch { expected: 24, got: 23, .. })));
         let mut doubles = device.alloc::<Complex<f64>>(24).unwrap();
         let wide = device.upload(&vec![Complex::new(1.0f64, 0.0); 24]).unwrap();
         let msg = plan.forward(&wide, &mut doubles).unwrap_err().to_string();
         assert!(msg.contains("c64") || msg.contains("complex"), "{msg}");
-        let mut data = device.upload(&vec![Complex::new(1.0f32, 0.0); 24]).unwrap();
+        let mut data = device.upload(&[Complex::new(1.0f32, 0.0); 24]).unwrap();
         assert!(plan.forward_in_place(&mut data).unwrap_err().to_string().contains("out of place"));
         // Real plans: reals in for R2C, the half spectrum's length out.
         let rfft = FftNdPlan::new(&device, FftNdProblem::r2c(&[4, 6], &[0, 1])).unwrap();
         let mut half = device.alloc::<Complex<f32>>(4 * 4).unwrap();
         let msg = rfft.forward(&input, &mut half).unwrap_err().to_string();
         assert!(msg.contains("f32") && msg.contains("r2c"), "{msg}");
-        let reals = device.upload(&vec![1.0f32; 24]).unwrap();
+        let reals = device.upload(&[1.0f32; 24]).unwrap();
         let mut full = device.alloc::<Complex<f32>>(24).unwrap();
         assert!(matches!(rfft.forward(&reals, &mut full), Err(Error::LengthMismatch { expected: 16, got: 24, .. })));
         let err = FftNdPlan::new(&device, FftNdProblem::c2r(&[4, 6], &[1, 0]).in_place()).err().expect("in place, the last axis is halved");

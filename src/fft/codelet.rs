@@ -42,18 +42,56 @@ pub enum CodeletSplit {
     FewestInstructions,
 }
 
+/// Which prime codelets a kernel writes by Rader's algorithm in registers (the inputs permuted
+/// by a primitive root, two composite DFTs of p - 1 points and a constant product) instead of
+/// by the symmetric pairs' O(p^2) multiply-adds: a kernel's tuning choice
+/// (`FftTuning::rader_codelets`). Primes inside p - 1 stay by pairs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RaderCodelets {
+    /// Every prime by pairs.
+    #[default]
+    Off,
+    /// The primes where [`rader_pays`]: 37, 41, 43, 53 and 61 below 64 (kernels `_rk`).
+    Paying,
+    /// Every prime from RADER_EVERY_FROM: 29, 31, 47 and 59 too, whose Rader codelets take
+    /// 9-25% more instructions than the pairs' but hold fewer values live beside them
+    /// (kernels `_rka`). Offered as a variant, not yet measured.
+    Every,
+}
+
+/// The smallest prime that [`RaderCodelets::Every`] writes by Rader's algorithm: below it
+/// Rader's codelets take 41-82% more instructions than the pairs' (5 to 23).
+const RADER_EVERY_FROM: usize = 29;
+
+impl RaderCodelets {
+    /// Whether prime `p`'s codelet runs Rader's algorithm under this choice.
+    pub fn takes(self, p: usize) -> bool {
+        match self {
+            RaderCodelets::Off => false,
+            RaderCodelets::Paying => rader_pays(p),
+            RaderCodelets::Every => is_prime(p) && p >= RADER_EVERY_FROM,
+        }
+    }
+
+    /// Whether this choice changes the codelet of `radix` from the pairs' (a prime factor it
+    /// takes).
+    pub fn changes(self, radix: usize) -> bool {
+        super::factor::prime_factors(radix).into_iter().any(|p| self.takes(p))
+    }
+}
+
 /// Emits single-assignment statements over `cplx` temporaries.
 struct Gen {
     lines: Vec<String>,
     next: usize,
     lit: Literal,
     splitting: CodeletSplit,
-    /// Primes where [`rader_pays`] by Rader's algorithm, not by pairs.
-    rader_primes: bool,
+    /// The primes written by Rader's algorithm, not by pairs.
+    rader_primes: RaderCodelets,
 }
 
 impl Gen {
-    fn new(lit: Literal, splitting: CodeletSplit, rader_primes: bool) -> Gen {
+    fn new(lit: Literal, splitting: CodeletSplit, rader_primes: RaderCodelets) -> Gen {
         Gen { lines: Vec::new(), next: 0, lit, splitting, rader_primes }
     }
 
@@ -78,7 +116,7 @@ impl Gen {
         if e == 0 {
             return x.to_string();
         }
-        if (4 * e) % r == 0 {
+        if (4 * e).is_multiple_of(r) {
             return match 4 * e / r {
                 1 => self.def(format!("MAKE_CPLX({x}.y, -{x}.x)")),
                 2 => self.def(format!("MAKE_CPLX(-{x}.x, -{x}.y)")),
@@ -96,7 +134,7 @@ impl Gen {
         match r {
             1 => x.to_vec(),
             2 => vec![self.add(&x[0], &x[1]), self.sub(&x[0], &x[1])],
-            _ if is_prime(r) && self.rader_primes && rader_pays(r) => self.rader(x),
+            _ if is_prime(r) && self.rader_primes.takes(r) => self.rader(x),
             _ if is_prime(r) => self.prime(x),
             _ => match prime_factor_choice(r, self.splitting) {
                 Some(a) => self.prime_factor_split(x, a),
@@ -153,7 +191,7 @@ impl Gen {
         // powers[q] = g^q mod r, each residue 1..r once.
         let powers: Vec<usize> = std::iter::successors(Some(1), |&v| Some(v * g % r)).take(n).collect();
         let a: Vec<String> = powers.iter().map(|&i| x[i].clone()).collect();
-        let outer = std::mem::replace(&mut self.rader_primes, false);
+        let outer = std::mem::replace(&mut self.rader_primes, RaderCodelets::Off);
         let spectrum = self.dft(&a);
         let mut y = vec![String::new(); r];
         y[0] = self.add(&x[0], &spectrum[0]);
@@ -307,15 +345,9 @@ pub fn rader_pays(p: usize) -> bool {
     is_prime(p) && p > 2 && rader_instructions(p) as f64 <= RADER_INSTRUCTION_SLACK * instructions(p, CodeletSplit::CooleyTukey) as f64
 }
 
-/// Whether Rader's codelets (`rader_primes`) change the codelet of `radix`: a prime factor
-/// where [`rader_pays`].
-pub fn has_rader_codelet(radix: usize) -> bool {
-    super::factor::prime_factors(radix).into_iter().any(rader_pays)
-}
-
 /// The device function `dft_{radix}`: a forward DFT of `v[0..radix]` in place; primes (the
-/// radix or its factors) by Rader's algorithm where `rader_primes` and [`rader_pays`].
-pub fn codelet_function(radix: usize, lit: Literal, splitting: CodeletSplit, rader_primes: bool) -> String {
+/// radix or its factors) by Rader's algorithm where `rader_primes` takes them.
+pub fn codelet_function(radix: usize, lit: Literal, splitting: CodeletSplit, rader_primes: RaderCodelets) -> String {
     let mut g = Gen::new(lit, splitting, rader_primes);
     let inputs: Vec<String> = (0..radix).map(|i| format!("v[{i}]")).collect();
     let outputs = g.dft(&inputs);
@@ -409,10 +441,12 @@ mod tests {
     #[test]
     fn codelets_compute_the_dft() {
         let splits = [CodeletSplit::CooleyTukey, CodeletSplit::FewestInstructions];
-        let radices = (2..=32).chain([36, 40, 42, 46, 52, 58, 60]).flat_map(|r| splits.map(|s| (r, s, false)));
-        // Rader's codelets: the primes where it pays, and composites of them.
-        let rader = [37, 41, 43, 53, 61, 74, 82, 86, 106, 122].into_iter().flat_map(|r| splits.map(|s| (r, s, true)));
-        for (radix, split, rader_primes) in radices.chain(rader) {
+        let radices = (2..=32).chain([36, 40, 42, 46, 52, 58, 60]).flat_map(|r| splits.map(|s| (r, s, RaderCodelets::Off)));
+        // Rader's codelets: the primes where it pays, and composites of them; every prime
+        // from 29, and composites of those.
+        let rader = [37, 41, 43, 53, 61, 74, 82, 86, 106, 122].into_iter().flat_map(|r| splits.map(|s| (r, s, RaderCodelets::Paying)));
+        let every = [29, 31, 37, 47, 59, 58, 62, 94, 118].into_iter().flat_map(|r| splits.map(|s| (r, s, RaderCodelets::Every)));
+        for (radix, split, rader_primes) in radices.chain(rader).chain(every) {
             let text = codelet_function(radix, F64, split, rader_primes);
             let input: Vec<(f64, f64)> = (0..radix).map(|i| ((i as f64 * 0.37).sin(), (i as f64 * 1.3 + 0.2).cos())).collect();
             let got = run_codelet(&text, &input);
@@ -421,7 +455,7 @@ mod tests {
                     let w = unit_root((n * k) as u64, radix as u64);
                     (acc.0 + input[n].0 * w.re - input[n].1 * w.im, acc.1 + input[n].0 * w.im + input[n].1 * w.re)
                 });
-                assert!((g.0 - want.0).abs() + (g.1 - want.1).abs() < 1e-12, "radix {radix} {split:?} rader {rader_primes}, k {k}: {g:?} != {want:?}");
+                assert!((g.0 - want.0).abs() + (g.1 - want.1).abs() < 1e-12, "radix {radix} {split:?} rader {rader_primes:?}, k {k}: {g:?} != {want:?}");
             }
         }
     }
@@ -430,10 +464,15 @@ mod tests {
     fn rader_codelets_where_they_take_fewer_instructions() {
         let paying: Vec<usize> = (2..64).filter(|&p| rader_pays(p)).collect();
         assert_eq!(paying, [37, 41, 43, 53, 61]);
-        assert!(has_rader_codelet(106) && has_rader_codelet(43) && !has_rader_codelet(59) && !has_rader_codelet(47 * 2));
+        let paying = RaderCodelets::Paying;
+        assert!(paying.changes(106) && paying.changes(43) && !paying.changes(59) && !paying.changes(47 * 2));
+        let every: Vec<usize> = (2..64).filter(|&p| RaderCodelets::Every.takes(p)).collect();
+        assert_eq!(every, [29, 31, 37, 41, 43, 47, 53, 59, 61]);
+        assert!(RaderCodelets::Every.changes(47 * 2) && !RaderCodelets::Every.changes(23 * 4) && !RaderCodelets::Off.changes(61));
         // The generated codelets of 53 as counted: Rader's with fewer multiplies than the pairs'.
         let multiplies = |rader| codelet_function(53, F64, CodeletSplit::CooleyTukey, rader).matches(" * ").count();
-        assert!(multiplies(true) < multiplies(false) * 9 / 10, "{} {}", multiplies(true), multiplies(false));
+        let (by_rader, by_pairs) = (multiplies(RaderCodelets::Paying), multiplies(RaderCodelets::Off));
+        assert!(by_rader < by_pairs * 9 / 10, "{by_rader} {by_pairs}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub fn prime_factors(mut n: usize) -> Vec<usize> {
     let mut out = Vec::new();
     let mut p = 2;
     while p * p <= n {
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             out.push(p);
             n /= p;
         }
@@ -118,7 +118,7 @@ pub fn pack_fewest_passes(n: usize, max_prime: usize, cap: usize) -> Option<Vec<
         if best.as_ref().is_some_and(|b| now.len() + 1 > b.len()) {
             return;
         }
-        for r in (2..=most.min(n)).rev().filter(|&r| n % r == 0 && fits(r)) {
+        for r in (2..=most.min(n)).rev().filter(|&r| n.is_multiple_of(r) && fits(r)) {
             now.push(r);
             search(n / r, r, fits, now, best);
             now.pop();

@@ -75,6 +75,7 @@ pub mod wisdom;
 
 pub use cluster::{ClusterLimits, ClusterSplit};
 pub use codegen::TableLayout;
+pub use codelet::{CodeletSplit, RaderCodelets};
 pub use nd::FftNdProblem;
 pub use nd_recipe::{FftNdRecipe, FftPass, PassBuffer};
 pub use nd_plan::FftNdPlan;

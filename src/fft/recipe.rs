@@ -7,7 +7,7 @@ use super::problem::{FftKind, FftProblem, Precision};
 use super::cluster::{ClusterLimits, ClusterSplit};
 use super::strided::StridedIo;
 use super::tables::RaderPowers;
-use super::codelet::CodeletSplit;
+use super::codelet::{CodeletSplit, RaderCodelets};
 use super::half_spectrum::C2R_PAIRED_RADIX_CAP;
 use super::fewer_passes::RADER_FEWER_PASSES_MIN_DFTS;
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 pub const MAX_PRIME_RADIX: usize = 61;
 
 /// Largest prime factor of p - 1 for which Rader's algorithm is used (in rows of three or more
-/// DFTs of a prime under 500; elsewhere less: [`rader_convolution_prime_limit`]). Over every N
+/// DFTs of a prime under 500; elsewhere less: `rader_convolution_prime_limit`). Over every N
 /// up to 4096 on an H200, Rader first ran a median 1.26x to 1.35x faster than Bluestein where
 /// p - 1 is 13-smooth, about as fast with factors 17 to 31, and 0.4x to 0.6x with larger ones
 /// (prime codelets of 37 to 61 in the convolution's passes). After the thirty-fifth to
@@ -97,7 +97,7 @@ pub enum Core {
     /// `halved`: R2C or C2R for a real transform's grid, whose last axis is the halved one:
     /// `shape` ends with its half-length core m = n/2 (the reals read as complex pairs), and
     /// its lines lie m + 1 values apart in shared memory, the half spectrum's layout (the
-    /// separated X[m] takes the spare slot). R2C runs that axis first and separates each
+    /// separated X\[m\] takes the spare slot). R2C runs that axis first and separates each
     /// line's spectrum, then the other axes, the last of them the first axis; C2R the other
     /// axes first (the first axis first), then rebuilds each line and runs it. None for a
     /// complex grid.
@@ -215,7 +215,7 @@ impl Core {
     }
 
     /// Rader's algorithm for the largest prime factor p of `len`: None when p - 1 has a prime
-    /// factor above [`rader_convolution_prime_limit`] or len / p one above MAX_PRIME_RADIX, or
+    /// factor above `rader_convolution_prime_limit` or len / p one above MAX_PRIME_RADIX, or
     /// when p - 1 fits one pass (p <= 17: a codelet does better). Radices by [`pack_radices`],
     /// or packed up to `radix_cap` when given.
     pub fn rader(len: usize, radix_cap: Option<usize>) -> Option<Core> {
@@ -242,7 +242,7 @@ impl Core {
     /// up to `radix_cap`: None when `factor` does not divide `len`, `conv_len` is shorter than
     /// 2 factor - 1, or it or len / factor has a prime factor above MAX_PRIME_RADIX.
     pub fn bluestein(len: usize, factor: usize, conv_len: usize, radix_cap: usize) -> Option<Core> {
-        if factor == 0 || len % factor != 0 || conv_len + 1 < 2 * factor {
+        if factor == 0 || !len.is_multiple_of(factor) || conv_len + 1 < 2 * factor {
             return None;
         }
         let radices = pack_radices_capped(conv_len, MAX_PRIME_RADIX, radix_cap)?;
@@ -414,7 +414,7 @@ impl Core {
 
     /// How this core's composite codelets split unless a variant says otherwise: into coprime
     /// factors where that takes fewer instructions in f32 Bluestein rows, the kind where that
-    /// first measured faster on average (fiftieth session; see [`CodeletSplit`]), and in f32
+    /// first measured faster on average (fiftieth session; see `CodeletSplit`), and in f32
     /// Rader rows of several DFTs since they take their fewest passes (fifty-fifth session,
     /// rader_tuning.rs: `prime-factor codelets` beside the pick over 393 rows of six DFTs or
     /// more 1.02x, 9 of them slower than 0.97x; a same-run A/B of the rule 1.017x C2C over 322
@@ -570,11 +570,11 @@ pub struct FftTuning {
     /// ([`FftRecipe::can_gather_from_global`], rader_gather.rs): None where the rule decides
     /// (`FftRecipe::gather_from_global_rule`), Some by a variant where measured otherwise.
     pub rader_global_gather: Option<bool>,
-    /// Codelets of primes where that takes fewer instructions (37, 41, 43, 53, 61: codelet.rs's
-    /// `rader_pays`) by Rader's algorithm in registers (two composite DFTs of p - 1 points),
-    /// not by the symmetric pairs' O(p^2) multiply-adds: set by the `rader codelets` variant
-    /// where measured faster.
-    pub rader_codelets: bool,
+    /// Which prime codelets run Rader's algorithm in registers (two composite DFTs of p - 1
+    /// points), not the symmetric pairs' O(p^2) multiply-adds: Off by default; Paying (37,
+    /// 41, 43, 53, 61, where that takes fewer instructions) by the `rader codelets` variant,
+    /// Every (from 29) by `rader codelets every prime`, where measured faster.
+    pub rader_codelets: RaderCodelets,
 }
 
 impl FftTuning {
@@ -909,7 +909,7 @@ impl FftRecipe {
     fn packing_of(problem: &FftProblem) -> RealPacking {
         match problem.kind {
             FftKind::C2C => RealPacking::Complex,
-            _ if problem.len % 2 == 0 => RealPacking::HalfLength,
+            _ if problem.len.is_multiple_of(2) => RealPacking::HalfLength,
             _ => RealPacking::Widened,
         }
     }
@@ -1060,7 +1060,7 @@ impl FftRecipe {
                 lanes_across_rows: false,
                 codelet_split: core.codelet_split_rule(problem.precision),
                 rader_global_gather: None,
-                rader_codelets: false,
+                rader_codelets: RaderCodelets::Off,
             },
             io: None,
             cluster: None,
@@ -1102,10 +1102,12 @@ impl FftRecipe {
         // elsewhere (622 Rader and Bluestein lengths; ninth session, docs/BENCHMARKS.md).
         // 8192-point convolutions in 32 x 32 x 8 (long codelets, twenty-fourth session) ran
         // 1.10x fused under the same bound (30 lengths, both rounds; thirty-second session).
-        if let Core::Bluestein { conv_len, .. } = core {
-            if (4096..8192).contains(&conv_len) && recipe.tuning.min_blocks_per_sm > 1 && !recipe.tuning.ping_pong {
-                recipe.tuning.fused_convolution = false;
-            }
+        if let Core::Bluestein { conv_len, .. } = core
+            && (4096..8192).contains(&conv_len)
+            && recipe.tuning.min_blocks_per_sm > 1
+            && !recipe.tuning.ping_pong
+        {
+            recipe.tuning.fused_convolution = false;
         }
         recipe.check(limits)?;
         Ok(recipe)
@@ -1359,7 +1361,11 @@ impl FftRecipe {
             CodeletSplit::FewestInstructions => format!("{pad}_pfa"),
             CodeletSplit::CooleyTukey => format!("{pad}_ct"),
         };
-        let pad = if self.tuning.rader_codelets { format!("{pad}_rk") } else { pad };
+        let pad = match self.tuning.rader_codelets {
+            RaderCodelets::Off => pad,
+            RaderCodelets::Paying => format!("{pad}_rk"),
+            RaderCodelets::Every => format!("{pad}_rka"),
+        };
         let pad = match self.tuning.launch_minimum() {
             None => pad,
             Some(m) => format!("{pad}_m{m}"),
@@ -1581,7 +1587,7 @@ impl FftRecipe {
     }
 
     /// [`FftRecipe::plain_shared_wavefronts`] with Rader's permuted accesses counted as they
-    /// are (see [`FftRecipe::rader_permutation_excess`]).
+    /// are (see `FftRecipe::rader_permutation_excess`).
     pub fn shared_wavefronts(&self) -> u64 {
         let stages = self.stages();
         (self.plain_wavefronts_of(&stages) as i64 + self.rader_permutation_excess(&stages)).max(0) as u64

@@ -5,7 +5,7 @@
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::cluster::BLOCK_RESERVED_BYTES;
-use super::codelet::{has_rader_codelet, splits_differ, CodeletSplit};
+use super::codelet::{splits_differ, CodeletSplit, RaderCodelets};
 use super::problem::{FftKind, FftProblem};
 use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
 
@@ -247,9 +247,13 @@ impl FftRecipe {
             offer(what.into(), &|| Some(with(&|r| r.tuning.codelet_split = split)));
         }
         // Codelets of large primes by Rader's algorithm in registers, where that takes fewer
-        // instructions (codelet.rs's `rader_pays`).
-        if !t.rader_codelets && self.core.codelet_radices().into_iter().any(has_rader_codelet) {
-            offer("rader codelets".into(), &|| Some(with(&|r| r.tuning.rader_codelets = true)));
+        // instructions (codelet.rs's `rader_pays`), or every prime from 29, where fewer values
+        // live might pay for more instructions: each where it changes a codelet of the kernel.
+        for (what, choice) in [("rader codelets", RaderCodelets::Paying), ("rader codelets every prime", RaderCodelets::Every)] {
+            let changes = |radix: usize| choice.changes(radix) && (choice == RaderCodelets::Paying || !RaderCodelets::Paying.changes(radix));
+            if t.rader_codelets == RaderCodelets::Off && self.core.codelet_radices().into_iter().any(changes) {
+                offer(what.into(), &|| Some(with(&|r| r.tuning.rader_codelets = choice)));
+            }
         }
         // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
         // and tighter ones up to MAX_BOUND_VARIANT where that many blocks fit the

@@ -28,7 +28,7 @@ pub use strided::interleaved_stride;
 pub(crate) use strided::{batch_dim_index, offset_function};
 
 use self::passes::{Sink, Source};
-use super::codelet::{codelet_function, CodeletSplit, Literal};
+use super::codelet::{codelet_function, CodeletSplit, Literal, RaderCodelets};
 use super::factor::gcd;
 use super::problem::{FftKind, Precision};
 use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
@@ -274,8 +274,8 @@ impl<'a> KernelWriter<'a> {
     }
 
     /// Complex arithmetic, COSPI and SINPI where twiddles are `computed`, and the codelets of
-    /// `radices` (large primes by Rader's algorithm where `rader_primes`).
-    fn helpers(&mut self, computed: bool, radices: &[usize], split: CodeletSplit, rader_primes: bool) {
+    /// `radices` (large primes by Rader's algorithm where `rader_primes` takes them).
+    fn helpers(&mut self, computed: bool, radices: &[usize], split: CodeletSplit, rader_primes: RaderCodelets) {
         self.w.line(COMPLEX_HELPERS);
         if computed {
             let (cuda_cos, cuda_sin) = match self.r.problem.precision {
