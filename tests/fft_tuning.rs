@@ -73,10 +73,11 @@ fn wisdom_kernels_every_entry(precision: Precision) {
     }
 }
 
-/// Outside the GPU suite, every how-many-th wisdom entry is checked: at 16, about 250 of the
-/// 3972 entries (one in eight took 23 minutes on PoCL once the table held the fifty-eighth
-/// session's Rader codelets, whose straight-line kernels PoCL compiles slowly).
-const CI_ENTRY_STRIDE: usize = 16;
+/// Outside the GPU suite, every how-many-th wisdom entry is checked: at 32, about 125 of the
+/// 3972 entries, out of place and in place (on PoCL one in eight took 23 minutes once the table
+/// held the fifty-eighth session's Rader codelets, whose straight-line kernels PoCL compiles
+/// slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite checks them all.
+const CI_ENTRY_STRIDE: usize = 32;
 
 /// The faster kernels of `entries` (every CI_ENTRY_STRIDE-th outside the GPU suite), out of
 /// place and in place, as a device with `lim` designs them.
