@@ -17,8 +17,9 @@ fi
 real=0
 [[ $prefix == *r2c:* || $prefix == *c2r:* ]] && real=1
 cargo build --release --example fft_recipes -q
-# shellcheck disable=SC2046
-./target/release/examples/fft_recipes --variants $(seq "$lo" "$hi" | sed "s|^|$prefix|; s|\$|$steps|") |
+# One argument a length (a path's steps may hold spaces).
+mapfile -t lengths < <(seq "$lo" "$hi" | sed "s|^|$prefix|; s|\$|$steps|")
+./target/release/examples/fft_recipes --variants "${lengths[@]}" |
     awk -v want="  variant $last:" -v real="$real" '
         /^fft_/ { match($0, /_n[0-9]+_/); n = substr($0, RSTART + 2, RLENGTH - 3) }
         index($0, want) == 1 && (!real || n % 2 == 0) { print n }' |

@@ -51,7 +51,7 @@ pub enum RaderCodelets {
     /// Every prime by pairs.
     #[default]
     Off,
-    /// The primes where [`rader_pays`]: 37, 41, 43, 53 and 61 below 64 (kernels `_rk`).
+    /// The primes where `rader_pays`: 37, 41, 43, 53 and 61 below 64 (kernels `_rk`).
     Paying,
     /// Every prime from RADER_EVERY_FROM: 29, 31, 47 and 59 too, whose Rader codelets take
     /// 9-25% more instructions than the pairs' but hold fewer values live beside them

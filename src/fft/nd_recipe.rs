@@ -38,7 +38,7 @@
 //! the halved axis (its first pass reads the half spectrum, its last writes the reals; or the
 //! real grid). Values between the passes of the halved axis are complex, laid out as the
 //! array's whole shape, in scratch. A halved axis whose reals pair up (contiguous along it)
-//! runs as the complex axis of half its length, x\[2n\] + i x[2n+1], split as C2C's, the
+//! runs as the complex axis of half its length, x\[2n\] + i x\[2n+1\], split as C2C's, the
 //! spectra of the even and odd reals separated in its last pass (R2C) or joined in its first
 //! (C2R) (`AxisJob::packed`, [`PackedAxis`]): on an H200 1.1-1.55x faster than splitting the
 //! real rows (twenty-eighth session). Otherwise a four-step split of it writes and reads only

@@ -5,8 +5,8 @@
 //! The passes read and write the pairs themselves (`Values::RealPairs`, `Values::HalfPairs`:
 //! C2R joins Z = X + i Y on its first read and writes x and y as the real and imaginary parts
 //! on its last). R2C leaves Z in scratch, and a pass of its own, [`PairSeparation`], writes
-//! X\[k\] = (Z\[k\] + conj Z[N-k])/2 and Y\[k\] = (Z\[k\] - conj Z[N-k])/2i for k <= N/2: it reads Z
-//! (each thread Z\[k\] and Z[N - k]) and writes the half spectra, about a tenth of
+//! X\[k\] = (Z\[k\] + conj Z\[N-k\])/2 and Y\[k\] = (Z\[k\] - conj Z\[N-k\])/2i for k <= N/2: it reads Z
+//! (each thread Z\[k\] and Z\[N - k\]) and writes the half spectra, about a tenth of
 //! the traffic of the convolution's three to five passes over a padded copy, which the pairs
 //! halve.
 

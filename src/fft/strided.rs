@@ -73,8 +73,8 @@ pub enum Values {
 }
 
 /// Two rows of a real transform run as one complex row: z = x + i y on the reals' side. Its
-/// spectrum Z = X + i Y holds both rows' spectra, taken apart as X\[k\] = (Z\[k\] + conj Z[N-k])/2
-/// and Y\[k\] = (Z\[k\] - conj Z[N-k])/2i in a pass of its own (real_pairs.rs). Batch dimension
+/// spectrum Z = X + i Y holds both rows' spectra, taken apart as X\[k\] = (Z\[k\] + conj Z\[N-k\])/2
+/// and Y\[k\] = (Z\[k\] - conj Z\[N-k\])/2i in a pass of its own (real_pairs.rs). Batch dimension
 /// `dim` counts the pairs: of its c rows, pair j < ceil(c/2) takes rows j and j + c -
 /// ceil(c/2), the second `partner` elements after the first. With `shared_first` (c odd) pair
 /// 0's second row is also the last pair's first: read twice, written by the last pair only.
@@ -153,7 +153,7 @@ pub struct HalfAxis {
     /// Some(m): the pass computes only the coefficients g with g mod m <= m/2 (R2C's last
     /// pass after a pass A that kept half of each real row's spectrum, `AxisJob::split`).
     /// A write of g > len/2 whose mirror image len - g no row computes (0 < g mod m < m/2)
-    /// stores conj(X\[g\]) = X[len - g] there; the others are dropped.
+    /// stores conj(X\[g\]) = X\[len - g\] there; the others are dropped.
     pub mirror_writes: Option<usize>,
 }
 
@@ -166,16 +166,16 @@ impl HalfAxis {
 }
 
 /// The half spectrum X[0..=len/2] of a real axis of even `len` points transformed over passes
-/// as the complex axis of m = len/2 points z\[n\] = x\[2n\] + i x[2n+1] (the reals read or written
+/// as the complex axis of m = len/2 points z\[n\] = x\[2n\] + i x\[2n+1\] (the reals read or written
 /// in pairs, as complex values): value i of row b is Z\[g\], g = `at`.of(b, i) < m, of that
 /// complex transform. Its rows hold g = K + P i, K = b mod P the row's column (P = `at.row`,
-/// see [`PackedAxis::columns`]); X\[g\] needs Z\[g\] and Z[m - g], which lie in the column P - K
+/// see [`PackedAxis::columns`]); X\[g\] needs Z\[g\] and Z\[m - g\], which lie in the column P - K
 /// (mod P), value n - 1 - i (column 0: value (n - i) mod n). A pass with such a side takes
 /// the rows of columns K and P - K in one block (`PackedBlocks`):
-/// - R2C's last pass writes X\[g\] = (Z\[g\] + conj Z[m-g])/2 - i w^g (Z\[g\] - conj Z[m-g])/2,
+/// - R2C's last pass writes X\[g\] = (Z\[g\] + conj Z\[m-g\])/2 - i w^g (Z\[g\] - conj Z\[m-g\])/2,
 ///   w = e^{-2 pi i/len}, and from column 0 also X\[m\] = Re Z\[0\] - Im Z\[0\] (value n of its row);
 /// - C2R's first pass reads X\[g\] (and X\[m\], value n of column 0's row) and transforms
-///   Z\[g\] = (X\[g\] + conj X[m-g]) + i w^-g (X\[g\] - conj X[m-g]), whose inverse is z.
+///   Z\[g\] = (X\[g\] + conj X\[m-g\]) + i w^-g (X\[g\] - conj X\[m-g\]), whose inverse is z.
 ///
 /// The complex transform moves the same bytes as a real split (`AxisJob::real_split`) with
 /// half the arithmetic, and its passes are C2C's.
