@@ -76,10 +76,10 @@ impl RaderCodelets {
         }
     }
 
-    /// Whether this choice changes the codelet of `radix` from the pairs' (a prime factor it
-    /// takes).
-    pub fn changes(self, radix: usize) -> bool {
-        super::factor::prime_factors(radix).into_iter().any(|p| self.takes(p))
+    /// Whether this choice writes the codelet of `radix` otherwise than `other` does (a prime
+    /// factor one takes and the other not).
+    pub fn differs_from(self, other: RaderCodelets, radix: usize) -> bool {
+        super::factor::prime_factors(radix).into_iter().any(|p| self.takes(p) != other.takes(p))
     }
 }
 
@@ -467,11 +467,12 @@ mod tests {
     fn rader_codelets_where_they_take_fewer_instructions() {
         let paying: Vec<usize> = (2..64).filter(|&p| rader_pays(p)).collect();
         assert_eq!(paying, [37, 41, 43, 53, 61]);
+        let changes = |choice: RaderCodelets, radix| choice.differs_from(RaderCodelets::Off, radix);
         let paying = RaderCodelets::Paying;
-        assert!(paying.changes(106) && paying.changes(43) && !paying.changes(59) && !paying.changes(47 * 2));
+        assert!(changes(paying, 106) && changes(paying, 43) && !changes(paying, 59) && !changes(paying, 47 * 2));
         let every: Vec<usize> = (2..64).filter(|&p| RaderCodelets::Every.takes(p)).collect();
         assert_eq!(every, [29, 31, 37, 41, 43, 47, 53, 59, 61]);
-        assert!(RaderCodelets::Every.changes(47 * 2) && !RaderCodelets::Every.changes(23 * 4) && !RaderCodelets::Off.changes(61));
+        assert!(changes(RaderCodelets::Every, 47 * 2) && !changes(RaderCodelets::Every, 23 * 4) && !changes(RaderCodelets::Off, 61));
         // The generated codelets of 53 as counted: Rader's with fewer multiplies than the pairs'.
         let multiplies = |rader| codelet_function(53, F64, CodeletSplit::CooleyTukey, rader).matches(" * ").count();
         let (by_rader, by_pairs) = (multiplies(RaderCodelets::Paying), multiplies(RaderCodelets::Off));

@@ -248,11 +248,14 @@ impl FftRecipe {
         }
         // Codelets of large primes by Rader's algorithm in registers, where that takes fewer
         // instructions (codelet.rs's `rader_pays`), or every prime from 29, where fewer values
-        // live might pay for more instructions: each where it changes a codelet of the kernel.
-        for (what, choice) in [("rader codelets", RaderCodelets::Paying), ("rader codelets every prime", RaderCodelets::Every)] {
-            let changes = |radix: usize| choice.changes(radix) && (choice == RaderCodelets::Paying || !RaderCodelets::Paying.changes(radix));
-            if t.rader_codelets == RaderCodelets::Off && self.core.codelet_radices().into_iter().any(changes) {
-                offer(what.into(), &|| Some(with(&|r| r.tuning.rader_codelets = choice)));
+        // live might pay for more instructions: each where its kernel differs from the one
+        // before it in this list (Every takes what Paying takes and more).
+        if t.rader_codelets == RaderCodelets::Off {
+            let choices = [("rader codelets", RaderCodelets::Paying, RaderCodelets::Off), ("rader codelets every prime", RaderCodelets::Every, RaderCodelets::Paying)];
+            for (what, choice, before) in choices {
+                if self.core.codelet_radices().into_iter().any(|radix| choice.differs_from(before, radix)) {
+                    offer(what.into(), &|| Some(with(&|r| r.tuning.rader_codelets = choice)));
+                }
             }
         }
         // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
