@@ -10,7 +10,9 @@
 #   info       nvidia-smi and `coalesce info`
 #   tests      every integration test binary (or those $TESTS names, a glob; only the tests
 #              whose names contain $TEST_FILTER, if set), on every device,
-#              with the exhaustive sweeps on
+#              with the exhaustive sweeps on; COALESCE_WISDOM_PICKS=FILE (pick names, one a line)
+#              limits fft_tuning's wisdom tests to those entries, e.g. the ones a regeneration
+#              of the table added or changed
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
 #              (those of $TESTS, and $TEST_FILTER, as for tests)
 #   cli-sanitizer  compute-sanitizer memcheck and racecheck on the CLI's `coalesce fft` of each
