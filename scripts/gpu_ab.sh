@@ -28,15 +28,18 @@ done
 shard() { # sizes list, i -> every SHARDS-th element
   echo "$1" | tr ',' '\n' | awk -v s=$SHARDS -v i=$2 'NR%s==i' | paste -sd, ; }
 t0=$(date +%s)
-# Warm-up: compile every kernel into each bin's cache, in parallel shards.
+# Warm-up: compile every kernel into each bin's cache, in parallel shards. A CLI that has
+# `--compile-only` (sixtieth session) only compiles; an older one times each shard once too
+# (in the sixtieth session's first call that warm-up took 337 of 595 s).
 expand() { case "$1" in @*) cat ".gpu/${1#@}";; *) echo "$1";; esac; }
 IFS=';' read -ra AB <<< "${AB_RUNS:-}"
 IFS=';' read -ra VR <<< "${VAR_RUNS:-}"
 for b in $BINS; do
+  only=""; .gpu/bins/$b bench --help 2>/dev/null | grep -q -- --compile-only && only=--compile-only
   for i in $(seq 0 $((SHARDS-1))); do
     (
-      for run in "${AB[@]}"; do s=${run%%|*}; z=$(shard "$(expand "${run#*|}")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z >/dev/null 2>>$OUT/ab/warm-$b.err; done
-      if [ $b = new ]; then for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(shard "$(expand "$z")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z ${v:+--variants "$v"} >/dev/null 2>>$OUT/ab/warm-$b.err; done; fi
+      for run in "${AB[@]}"; do s=${run%%|*}; z=$(shard "$(expand "${run#*|}")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z $only >/dev/null 2>>$OUT/ab/warm-$b.err; done
+      if [ $b = new ]; then for run in "${VR[@]}"; do IFS='|' read -r s z v <<< "$run"; z=$(shard "$(expand "$z")" $i); [ -n "$z" ] && COALESCE_CACHE=/tmp/cc-$b .gpu/bins/$b bench fft --suite $s --sizes $z ${v:+--variants "$v"} $only >/dev/null 2>>$OUT/ab/warm-$b.err; done; fi
     ) &
   done
 done

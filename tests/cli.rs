@@ -115,6 +115,36 @@ fn unknown_device_and_suite_are_clear_errors() {
     assert!(!ok && err.contains("no case of the 2d suite") && err.contains("--sizes 3 names no case"), "{err}");
 }
 
+/// `bench fft --compile-only` compiles what the suites would time into the disk cache, lists
+/// the kernels and times nothing: a second run finds every kernel there.
+#[test]
+fn compile_only_fills_the_kernel_cache() {
+    let d = &common::devices()[0];
+    let dir = Scratch::new("compile-only");
+    let csv = dir.path("kernels.csv");
+    let cache = dir.path("cache");
+    let args = ["bench", "fft", "--suite", "variants", "--suite", "real", "--sizes", "36", "--variants", "rows /2", "--compile-only", "--csv", &csv, "--device", &d.id()];
+    for (run, cached) in [(1, "false"), (2, "true")] {
+        let o = coalesce(&args).env("COALESCE_CACHE", &cache).output().unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "run {run}: {out}\n{err}");
+        assert!(!out.contains("of copy") && !out.contains("cuFFT"), "run {run} timed something:\n{out}");
+        // The variants table (rows /2 and the pick), then R2C's and C2R's planned kernels.
+        let variants = std::fs::read_to_string(dir.path("kernels.csv")).unwrap();
+        let lines: Vec<&str> = variants.lines().collect();
+        assert_eq!(lines[0], "n,variant,kernel,from disk cache", "{variants}");
+        assert_eq!(lines.len(), 3, "{variants}");
+        assert!(lines[1].starts_with("36,rows /2,fft_c2c_f32_n36_") && lines[2].starts_with("36,heuristic,fft_c2c_f32_n36_"), "{variants}");
+        for table in ["kernels.csv", "kernels-2.csv", "kernels-3.csv"] {
+            let text = std::fs::read_to_string(dir.path(table)).unwrap();
+            assert!(text.lines().skip(1).all(|l| l.ends_with(&format!(",{cached}"))), "run {run}, {table}:\n{text}");
+        }
+    }
+    // Suites that time more than one-launch kernels (or plan creation) have no such mode.
+    let (ok, _, err) = run_on(&d.id(), &["bench", "fft", "--suite", "plan", "--compile-only"]);
+    assert!(!ok && err.contains("--compile-only compiles the kernels of the FFT suites sweep"), "{err}");
+}
+
 #[test]
 fn no_device_at_all_says_what_to_install() {
     // Hide CUDA devices and point the OpenCL loader at an empty vendor folder, with no extra

@@ -112,6 +112,12 @@ impl FftSuite {
         }
     }
 
+    /// Whether `--compile-only` applies: the one-launch throughput and variants suites, whose
+    /// kernels are planned before anything is timed.
+    pub fn compiles_only(self) -> bool {
+        matches!(self, FftSuite::Sweep | FftSuite::F64 | FftSuite::Real | FftSuite::RealF64) || self.variants_of().is_some()
+    }
+
     pub fn from_name(name: &str) -> Result<FftSuite> {
         FftSuite::ALL.into_iter().find(|s| s.name() == name).ok_or_else(|| {
             let known: Vec<&str> = FftSuite::ALL.iter().map(|s| s.name()).collect();
@@ -128,6 +134,10 @@ pub struct FftBenchOptions {
     pub sizes: Vec<std::ops::RangeInclusive<usize>>,
     /// The variants suite times only variants of these names (empty: all).
     pub variants: Vec<String>,
+    /// Compile every kernel the throughput and variants suites would time (into the disk
+    /// cache) and time nothing: the table lists the kernels. scripts/gpu_ab.sh warms its
+    /// caches so, in parallel shards, before the timed rounds.
+    pub compile_only: bool,
 }
 
 impl FftBenchOptions {
@@ -317,8 +327,6 @@ where
         return Ok(Vec::new());
     }
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
-    let mut buffers = Buffers::<T>::new(device, budget)?;
-    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let problems: Vec<FftProblem> = sizes
         .iter()
         .map(|&n| {
@@ -328,7 +336,15 @@ where
     let pb = progress(cfg, problems.len(), &format!("{kind} {precision}"));
     pb.set_message("compiling");
     let plans = FftPlan::new_many(device, &problems)?;
+    if cfg.fft.compile_only {
+        pb.finish_and_clear();
+        let kernels = plans.iter().map(|p| (p.problem().len, "planned".to_string(), p));
+        return Ok(vec![compiled_table(&format!("{kind} {precision}"), kernels)]);
+    }
     pb.set_message(format!("{kind} {precision}"));
+    // (Buffers and the copy's bandwidth after compiling: a compile-only run touches neither.)
+    let mut buffers = Buffers::<T>::new(device, budget)?;
+    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let cuda = device.backend() == Backend::Cuda;
     let direction = problems.first().and_then(|p| p.fixed_direction()).unwrap_or(Direction::Forward);
     let mut table = Table::new(
@@ -377,6 +393,16 @@ where
         ],
     ));
     Ok(vec![table])
+}
+
+/// The table `--compile-only` prints: each kernel compiled (or found in the disk cache) for
+/// a suite, by length and the variant or path it stands for.
+pub(super) fn compiled_table<'a>(what: &str, kernels: impl Iterator<Item = (usize, String, &'a FftPlan)>) -> Table {
+    let mut table = Table::new(format!("FFT {what}: kernels compiled, nothing timed (--compile-only)"), &["n", "variant", "kernel", "from disk cache"]);
+    for (n, what, plan) in kernels {
+        table.row(vec![n.to_string(), what, plan.recipe().kernel_name(), plan.from_disk_cache().to_string()]);
+    }
+    table
 }
 
 /// Geometric mean (NaN for no values): the mean of speedup ratios.

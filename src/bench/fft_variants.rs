@@ -114,11 +114,16 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         let known: Vec<&str> = offered.iter().map(String::as_str).collect();
         return Err(crate::error::Error::invalid(format!("--variants: no variant named '{unknown}' for these sizes; they have: {}", known.join(", "))));
     }
-    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let pb = progress(cfg, recipes.len(), "variants");
     pb.set_message("compiling");
     let plans = FftPlan::from_recipes(device, recipes.iter().map(|r| r.2.clone()).collect())?;
+    if cfg.fft.compile_only {
+        pb.finish_and_clear();
+        let kernels = recipes.iter().zip(&plans).map(|((n, what, _), plan)| (*n, what.clone(), plan));
+        return Ok(super::fft_suite::compiled_table(&format!("{kind} {precision} variants"), kernels));
+    }
     pb.set_message("variants");
+    let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let mut table = Table::new(
         format!("FFT {kind} {precision}: the heuristic's recipe and its variants, {} per buffer", super::human_bytes(budget)),
         &["n", "variant", "kernel", "ms", "of copy", "vs heuristic", "vs cuFFT"],

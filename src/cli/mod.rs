@@ -81,6 +81,10 @@ enum Command {
         /// ("mirror pairs / threads /2") times the recipe those steps reach from the pick.
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
+        /// FFT suites sweep, f64, real, real-f64 and variants*: compile every kernel they
+        /// would time, into the disk cache, and time nothing (warms a cache before timed runs).
+        #[arg(long)]
+        compile_only: bool,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,
         /// with --axes); with --sweep, beside every tile tuning and block order.
         #[arg(long, value_name = "LIST", requires = "axes")]
@@ -172,14 +176,19 @@ pub fn run() -> Result<()> {
             let device = Device::select(cli.device.as_deref())?;
             rearrange::shift(&device, &input, &output, how)
         }
-        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes, variants, shape, axes } => {
+        Command::Bench { suites, quick, sweep, csv, markdown, fft_suites, accuracy, sizes, variants, compile_only, shape, axes } => {
             let suites = parse_suites(&suites)?;
             let fft_suites: Vec<FftSuite> = fft_suites.iter().map(|s| FftSuite::from_name(s)).collect::<Result<_>>()?;
             let variants = variants.map_or(Vec::new(), |v| v.split(',').map(|name| name.trim().to_string()).collect());
             if !variants.is_empty() && !fft_suites.iter().any(|s| s.variants_of().is_some()) {
                 return Err(Error::InvalidArgument("--variants picks what the variants suite times: add --suite variants (or variants-f64, variants-r2c, variants-c2r, variants-r2c-f64, variants-c2r-f64)".into()));
             }
-            let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants };
+            if compile_only && (accuracy || suites != [Suite::Fft] || fft_suites.is_empty() || !fft_suites.iter().all(|s| s.compiles_only())) {
+                return Err(Error::InvalidArgument(
+                    "--compile-only compiles the kernels of the FFT suites sweep, f64, real, real-f64 and variants*: run `bench fft` naming only those with --suite".into(),
+                ));
+            }
+            let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants, compile_only };
             if accuracy {
                 fft.suites.push(FftSuite::Accuracy);
             }
