@@ -73,11 +73,11 @@ enum Kinds {
 
 fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds) {
     let entries = parse_wisdom(HOPPER_WISDOM).unwrap();
+    let only = picks_to_check();
     for device in common::devices() {
         let lim = limits(&device);
         let hopper = lim.shared_bytes == DeviceLimits::H200.shared_bytes && lim.max_threads == DeviceLimits::H200.max_threads;
-        let only = picks_to_check();
-        let of_precision: Vec<&WisdomEntry> = entries
+        let of_test: Vec<&WisdomEntry> = entries
             .iter()
             .filter(|e| {
                 let p = e.problem(1).unwrap();
@@ -87,10 +87,10 @@ fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds) {
             .collect();
         // Where the device's limits are an H100's or H200's, planning runs exactly the kernels timed.
         if hopper {
-            let planned: Vec<String> = of_precision.iter().map(|e| FftRecipe::design_row(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
-            assert_eq!(planned, of_precision.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
+            let planned: Vec<String> = of_test.iter().map(|e| FftRecipe::design_row(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
+            assert_eq!(planned, of_test.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
         }
-        let recipes = wisdom_recipes(&of_precision, lim, hopper);
+        let recipes = wisdom_recipes(&of_test, lim, hopper);
         assert!(!recipes.is_empty() || !hopper || only.is_some(), "{precision} {kinds:?}: no wisdom kernel to check");
         match precision {
             Precision::F32 => check_recipes::<f32>(&device, recipes, &format!("wisdom f32 {kinds:?}")),
@@ -111,9 +111,10 @@ fn picks_to_check() -> Option<Vec<String>> {
 }
 
 /// Outside the GPU suite, every how-many-th wisdom entry of each test is checked: at 32, about
-/// 140 of the 4339 entries, out of place and in place (on PoCL one in eight took 23 minutes once the table
-/// held the fifty-eighth session's Rader codelets, whose straight-line kernels PoCL compiles
-/// slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite checks them all.
+/// 140 of the 4339 entries, out of place and in place (on PoCL one in eight took 23 minutes
+/// once the table held the fifty-eighth session's Rader codelets, whose straight-line kernels
+/// PoCL compiles slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite
+/// checks them all.
 const CI_ENTRY_STRIDE: usize = 32;
 
 /// The faster kernels of `entries` (every CI_ENTRY_STRIDE-th outside the GPU suite), out of
