@@ -6,6 +6,8 @@ example dumps compile here as they would on an H100/H200 (sm_90), close enough t
 forms of a kernel before spending device time:
 
     pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12 nvidia-cuda-nvdisasm
+    (or the GPU machine's NVRTC version, 13.0 in the sixtieth session:
+     pip install nvidia-cuda-nvrtc==13.0.88 nvidia-cuda-nvcc==13.0.88 nvidia-cuda-nvdisasm)
     cargo run --release --example fft_recipes -- --source /tmp/k c2r:3380 1616
     python3 scripts/sass.py /tmp/k/*.cu            # registers, spills, SASS instructions
     python3 scripts/sass.py --order /tmp/k/*.cu    # and the load phase's global loads (L),
@@ -31,8 +33,15 @@ def nvidia_dir():
     return list(spec.submodule_search_locations)[0]
 
 
+def newest_first(paths):
+    """CUDA 13 wheels keep their files under nvidia/cu13/, CUDA 12 ones under nvidia/cuda_*/:
+    the newest toolkit first, so that NVRTC's PTX goes to a ptxas that reads it."""
+    major = lambda p: int(m.group(1)) if (m := re.search(r"/cu(\d+)/", p)) else 12
+    return sorted(paths, key=major, reverse=True)
+
+
 def tool(name):
-    found = glob.glob(os.path.join(nvidia_dir(), "**", "bin", name), recursive=True)
+    found = newest_first(glob.glob(os.path.join(nvidia_dir(), "**", "bin", name), recursive=True))
     if not found:
         sys.exit(f"{name} not found under {nvidia_dir()}: see this script's docstring for the wheels")
     return found[0]
@@ -40,9 +49,13 @@ def tool(name):
 
 def ptx_of(source, name):
     libs = glob.glob(os.path.join(nvidia_dir(), "**", "libnvrtc.so*"), recursive=True)
-    libs = [l for l in libs if "builtins" not in l and ".alt." not in l]
+    libs = newest_first([l for l in libs if "builtins" not in l and ".alt." not in l])
     if not libs:
         sys.exit("libnvrtc not found: pip install nvidia-cuda-nvrtc-cu12")
+    # NVRTC opens its builtins library by name: load the one beside it first.
+    for builtins in glob.glob(os.path.join(os.path.dirname(libs[0]), "libnvrtc-builtins.so.*")):
+        if ".alt." not in builtins:
+            ctypes.CDLL(builtins, mode=ctypes.RTLD_GLOBAL)
     nvrtc = ctypes.CDLL(libs[0])
     prog = ctypes.c_void_p()
     nvrtc.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0, None, None)
