@@ -55,10 +55,10 @@ pub enum RaderCodelets {
     Paying,
     /// Every prime from RADER_EVERY_FROM: 29, 31, 47 and 59 too, whose Rader codelets take
     /// 9-25% more instructions than the pairs' but hold fewer values live beside them
-    /// (kernels `_rka`). Offered as a variant, not yet timed. Compiled for sm_90 (fifty-ninth
-    /// session, docs/BENCHMARKS.md), f32 rows of 29 and 31 kept a fifth fewer registers for
-    /// 3% more SASS instructions, while rows of 59 climbed to 255 registers; f64 rows, whose
-    /// pairs' codelets spill, spilled about half as much or not at all.
+    /// (kernels `_rka`). A variant the wisdom takes length by length: on the H200 (sixtieth
+    /// session, docs/BENCHMARKS.md) f64 rows of 47, whose pairs' codelet spills, ran 1.38x
+    /// faster and f32 rows of 29 and 31 1.02x, while f32 rows of 47 and 59 (more
+    /// instructions, up to 255 registers) ran 0.90x and 0.85x.
     Every,
 }
 
