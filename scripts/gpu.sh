@@ -13,6 +13,9 @@
 #              with the exhaustive sweeps on; COALESCE_WISDOM_PICKS=FILE (pick names, one a line)
 #              limits fft_tuning's wisdom tests to those entries, e.g. the ones a regeneration
 #              of the table added or changed
+#   tests-parallel  the same tests, each test on each device a process of its own, $JOBS (12)
+#              at a time, in $OUT/tests.txt one line a test (ok, FAILED or TIMEOUT, seconds),
+#              then the logs of those not ok: the whole suite in one call
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
 #              (those of $TESTS, and $TEST_FILTER, as for tests)
 #   cli-sanitizer  compute-sanitizer memcheck and racecheck on the CLI's `coalesce fft` of each
@@ -119,6 +122,34 @@ run() {
                     echo "!! $(basename "$t") exited with $?"
             done | tee "$OUT/tests.txt"
             grep -q "^!!\|FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
+        tests-parallel)
+            # Each test of each binary on each device a process of its own, $JOBS (12) at a time:
+            # one after another the suite outlasts a call (the sixty-first session needed two
+            # calls and hand-made groups). One line a test in tests.txt, the log of any that
+            # failed or ran out of time after them.
+            rm -rf /tmp/tests && mkdir -p /tmp/tests
+            devices=$("$STAGE/coalesce" info 2>/dev/null | grep -o '^\(cuda\|opencl\):[0-9]*' | sort -u)
+            for t in "$STAGE"/tests/${TESTS:-*}; do
+                # shellcheck disable=SC2086
+                "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
+                    for d in ${devices:-all}; do echo "$(basename "$t") $name $d"; done
+                done
+            done > /tmp/tests/jobs.txt
+            echo "$(wc -l < /tmp/tests/jobs.txt) tests x devices, ${JOBS:-12} at a time"
+            [ -s /tmp/tests/jobs.txt ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; status=1; }
+            STAGE=$STAGE xargs -r -P "${JOBS:-12}" -L 1 bash -c '
+                log=/tmp/tests/$0-$1-${2/:/}.log start=$(date +%s)
+                [ "$2" = all ] || export COALESCE_TEST_DEVICES=$2
+                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 timeout 540 "$STAGE/tests/$0" --exact "$1" --test-threads 1 > "$log" 2>&1
+                rc=$? result=ok
+                [ $rc = 124 ] && result=TIMEOUT
+                [ $rc != 0 ] && [ $rc != 124 ] && result=FAILED
+                echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $log"' < /tmp/tests/jobs.txt | sort > "$OUT/tests.txt"
+            grep -v "^ok" "$OUT/tests.txt" | while read -r _ _ _ _ _ log; do
+                echo "==== $log"; tail -n 40 "$log"
+            done >> "$OUT/tests.txt"
+            echo "$(grep -c "^ok" "$OUT/tests.txt") ok; not ok:"; grep "^FAILED\|^TIMEOUT" "$OUT/tests.txt"
+            grep -q "^FAILED\|^TIMEOUT" "$OUT/tests.txt" && status=1 ;;
         sanitizer)
             for tool in memcheck racecheck; do
                 for t in "$STAGE"/tests/${TESTS:-*}; do
@@ -267,7 +298,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests sanitizer bench sweep fft ab permute cases accuracy profile profile-bench profile-permute survey registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests tests-parallel sanitizer bench sweep fft ab permute cases accuracy profile profile-bench profile-permute survey registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.

@@ -90,7 +90,9 @@ fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds) {
             let planned: Vec<String> = of_test.iter().map(|e| FftRecipe::design_row(e.problem(9).unwrap(), lim).unwrap().kernel_name()).collect();
             assert_eq!(planned, of_test.iter().map(|e| e.faster.clone()).collect::<Vec<_>>());
         }
-        let recipes = wisdom_recipes(&of_test, lim, hopper);
+        // Picks named one by one are all checked, here too (the stride thins the whole table).
+        let every = only.is_some() || (common::full() && !common::under_sanitizer());
+        let recipes = wisdom_recipes(&of_test, lim, hopper, every);
         assert!(!recipes.is_empty() || !hopper || only.is_some(), "{precision} {kinds:?}: no wisdom kernel to check");
         match precision {
             Precision::F32 => check_recipes::<f32>(&device, recipes, &format!("wisdom f32 {kinds:?}")),
@@ -101,7 +103,8 @@ fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds) {
 
 /// The picks named in the file `COALESCE_WISDOM_PICKS` names, one a line, if set: the GPU
 /// suite can then check the entries that one regeneration of the table added or changed in a
-/// short call. Every entry is checked where it is not set.
+/// short call, and PoCL all of them (no stride). Where it is not set, the whole table is
+/// checked, one entry in CI_ENTRY_STRIDE outside the GPU suite.
 fn picks_to_check() -> Option<Vec<String>> {
     let path = std::env::var("COALESCE_WISDOM_PICKS").ok()?;
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("COALESCE_WISDOM_PICKS={path}: {e}"));
@@ -111,18 +114,17 @@ fn picks_to_check() -> Option<Vec<String>> {
 }
 
 /// Outside the GPU suite, every how-many-th wisdom entry of each test is checked: at 32, about
-/// 140 of the 4339 entries, out of place and in place (on PoCL one in eight took 23 minutes
+/// 140 of the 4377 entries, out of place and in place (on PoCL one in eight took 23 minutes
 /// once the table held the fifty-eighth session's Rader codelets, whose straight-line kernels
 /// PoCL compiles slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite
 /// checks them all.
 const CI_ENTRY_STRIDE: usize = 32;
 
-/// The faster kernels of `entries` (every CI_ENTRY_STRIDE-th outside the GPU suite), out of
-/// place and in place, as a device with `lim` designs them.
-fn wisdom_recipes(entries: &[&WisdomEntry], lim: DeviceLimits, hopper: bool) -> Vec<FftRecipe> {
-    let full = common::full() && !common::under_sanitizer();
+/// The faster kernels of `entries` (all of them if `every`, else every CI_ENTRY_STRIDE-th), out
+/// of place and in place, as a device with `lim` designs them.
+fn wisdom_recipes(entries: &[&WisdomEntry], lim: DeviceLimits, hopper: bool, every: bool) -> Vec<FftRecipe> {
     let mut recipes = Vec::new();
-    for (i, e) in entries.iter().enumerate().filter(|(i, _)| full || i % CI_ENTRY_STRIDE == 0) {
+    for (i, e) in entries.iter().enumerate().filter(|(i, _)| every || i % CI_ENTRY_STRIDE == 0) {
         for (problem, timed) in [(e.problem(9).unwrap(), true), (e.problem(3).unwrap().in_place(), false)] {
             let Some(pick) = fitting(FftRecipe::design_row_by_heuristic(problem, lim), lim, "wisdom") else { continue };
             // (A device of other limits, or in place, may design another pick, whose
