@@ -16,6 +16,8 @@
 #   tests-parallel  the same tests, each test on each device a process of its own, $JOBS (12)
 #              at a time, in $OUT/tests.txt one line a test (ok, FAILED or TIMEOUT, seconds),
 #              then the logs of those not ok: the whole suite in one call
+#   sanitizer-parallel  the sanitizer step the same way: each test under memcheck and under
+#              racecheck on the CUDA device, a process each, into $OUT/sanitizer.txt
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
 #              (those of $TESTS, and $TEST_FILTER, as for tests)
 #   cli-sanitizer  compute-sanitizer memcheck and racecheck on the CLI's `coalesce fft` of each
@@ -94,6 +96,50 @@ find_cuda_lib_dir() {
     [ -n "$f" ] && dirname "$f"
 }
 
+# Each test of the binaries $TESTS names (those whose names hold $TEST_FILTER) on each device
+# of $1 ("" for the default: every device), under each compute-sanitizer tool named after it
+# ("-" for none), a process of its own, $JOBS (12) at a time: one after another the suite
+# outlasts a call (the sixty-first session needed two calls and hand-made groups). Writes one
+# line a test to $OUT/tests.txt (or sanitizer.txt), ok, FAILED or TIMEOUT and the seconds, then
+# the logs of those not ok; fails if any is not ok, or if no test matches.
+parallel_tests() {
+    local devices=${1:-all} report="$OUT/tests.txt"
+    shift
+    [ "$1" = - ] || report="$OUT/sanitizer.txt"
+    rm -rf /tmp/tests && mkdir -p /tmp/tests
+    for t in "$STAGE"/tests/${TESTS:-*}; do
+        # shellcheck disable=SC2086
+        "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
+            for d in $devices; do for tool in "$@"; do echo "$(basename "$t") $name $d $tool"; done; done
+        done
+    done > /tmp/tests/jobs.txt
+    echo "$(wc -l < /tmp/tests/jobs.txt) runs (tests x devices x tools), ${JOBS:-12} at a time"
+    [ -s /tmp/tests/jobs.txt ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; return 1; }
+    # A sanitized test runs as the sanitizer step's did: not exhaustive, CUDA only.
+    STAGE=$STAGE xargs -r -P "${JOBS:-12}" -L 1 bash -c '
+        tag=${2/:/}; [ "$3" = - ] || tag=$tag-$3
+        log=/tmp/tests/$0-$1-$tag.log start=$(date +%s)
+        [ "$2" = all ] || export COALESCE_TEST_DEVICES=$2
+        export COALESCE_BIN="$PWD/$STAGE/coalesce"
+        if [ "$3" = - ]; then
+            COALESCE_FULL_TESTS=1 timeout 540 "$STAGE/tests/$0" --exact "$1" --test-threads 1 > "$log" 2>&1
+        else
+            COALESCE_UNDER_SANITIZER=1 timeout 540 compute-sanitizer --tool "$3" --target-processes application-only \
+                --error-exitcode 9 "$STAGE/tests/$0" --exact "$1" --test-threads 1 > "$log" 2>&1
+        fi
+        rc=$? result=ok
+        [ $rc = 124 ] && result=TIMEOUT
+        [ $rc != 0 ] && [ $rc != 124 ] && result=FAILED
+        # (A test that touches no GPU ends before the sanitizer checks anything.)
+        [ $result = FAILED ] && grep -q "terminated before first instrumented API call" "$log" && result="ok (no GPU work)"
+        echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $3 $log"' < /tmp/tests/jobs.txt | sort > "$report"
+    grep -v "^ok" "$report" | while read -r _ _ _ _ _ _ log; do
+        echo "==== $log"; tail -n 40 "$log"
+    done >> "$report"
+    echo "$(grep -c "^ok" "$report") ok; not ok:"
+    ! grep "^FAILED\|^TIMEOUT" "$report"
+}
+
 run() {
     local steps="${*:-info tests sanitizer bench sweep}"
     OUT=${OUT:-/tmp/coalesce-out}
@@ -123,33 +169,9 @@ run() {
             done | tee "$OUT/tests.txt"
             grep -q "^!!\|FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
         tests-parallel)
-            # Each test of each binary on each device a process of its own, $JOBS (12) at a time:
-            # one after another the suite outlasts a call (the sixty-first session needed two
-            # calls and hand-made groups). One line a test in tests.txt, the log of any that
-            # failed or ran out of time after them.
-            rm -rf /tmp/tests && mkdir -p /tmp/tests
-            devices=$("$STAGE/coalesce" info 2>/dev/null | grep -o '^\(cuda\|opencl\):[0-9]*' | sort -u)
-            for t in "$STAGE"/tests/${TESTS:-*}; do
-                # shellcheck disable=SC2086
-                "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
-                    for d in ${devices:-all}; do echo "$(basename "$t") $name $d"; done
-                done
-            done > /tmp/tests/jobs.txt
-            echo "$(wc -l < /tmp/tests/jobs.txt) tests x devices, ${JOBS:-12} at a time"
-            [ -s /tmp/tests/jobs.txt ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; status=1; }
-            STAGE=$STAGE xargs -r -P "${JOBS:-12}" -L 1 bash -c '
-                log=/tmp/tests/$0-$1-${2/:/}.log start=$(date +%s)
-                [ "$2" = all ] || export COALESCE_TEST_DEVICES=$2
-                COALESCE_BIN="$PWD/$STAGE/coalesce" COALESCE_FULL_TESTS=1 timeout 540 "$STAGE/tests/$0" --exact "$1" --test-threads 1 > "$log" 2>&1
-                rc=$? result=ok
-                [ $rc = 124 ] && result=TIMEOUT
-                [ $rc != 0 ] && [ $rc != 124 ] && result=FAILED
-                echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $log"' < /tmp/tests/jobs.txt | sort > "$OUT/tests.txt"
-            grep -v "^ok" "$OUT/tests.txt" | while read -r _ _ _ _ _ log; do
-                echo "==== $log"; tail -n 40 "$log"
-            done >> "$OUT/tests.txt"
-            echo "$(grep -c "^ok" "$OUT/tests.txt") ok; not ok:"; grep "^FAILED\|^TIMEOUT" "$OUT/tests.txt"
-            grep -q "^FAILED\|^TIMEOUT" "$OUT/tests.txt" && status=1 ;;
+            parallel_tests "$("$STAGE/coalesce" info 2>/dev/null | grep -o '^\(cuda\|opencl\):[0-9]*' | sort -u)" - || status=1 ;;
+        sanitizer-parallel)
+            parallel_tests cuda memcheck racecheck || status=1 ;;
         sanitizer)
             for tool in memcheck racecheck; do
                 for t in "$STAGE"/tests/${TESTS:-*}; do
@@ -298,7 +320,7 @@ run() {
                     grep -E "registers|spill" | tr '\n' ' ' | sed -E 's/ptxas info *: //g; s/ +/ /g')"
             done | tee "$OUT/registers.txt" ;;
         *)
-            echo "unknown step '$step': use info tests tests-parallel sanitizer bench sweep fft ab permute cases accuracy profile profile-bench profile-permute survey registers"; exit 2 ;;
+            echo "unknown step '$step': use info tests tests-parallel sanitizer sanitizer-parallel bench sweep fft ab permute cases accuracy profile profile-bench profile-permute survey registers"; exit 2 ;;
         esac
     done
     # CSVs travel as one archive: the device tool brings back at most 8 files.
