@@ -12,6 +12,10 @@ forms of a kernel before spending device time:
     python3 scripts/sass.py /tmp/k/*.cu            # registers, spills, SASS instructions
     python3 scripts/sass.py --order /tmp/k/*.cu    # and the load phase's global loads (L),
                                                    # shared stores (S) and branch joins (|)
+    python3 scripts/sass.py --mix /tmp/k/*.cu      # and the instructions by class (float
+                                                   # math, integer and address arithmetic,
+                                                   # shared, global, moves, control), to see
+                                                   # where an issue-bound kernel's go
 
 Static counts only: the kernels are unrolled, so they track the instructions a thread issues,
 but timings still come from the GPU (the device NVRTC may differ in minor version).
@@ -73,10 +77,33 @@ def ptx_of(source, name):
     return ptx.value.decode()
 
 
+# The first word of a SASS instruction (after any predicate) by what it spends an issue slot on.
+CLASSES = [
+    ("float", ("FFMA", "FMUL", "FADD", "DFMA", "DMUL", "DADD", "FMNMX", "FSETP", "FSEL", "MUFU", "FCHK")),
+    ("shared", ("LDS", "STS", "LDSM")),
+    ("global", ("LDG", "STG", "LD", "ST", "LDL", "STL", "ATOM", "RED")),
+    ("constant", ("LDC", "ULDC")),
+    ("integer", ("IMAD", "IADD", "IADD3", "LOP3", "SHF", "LEA", "ISETP", "IABS", "IMNMX", "IMUL", "POPC", "FLO", "BMSK", "SGXT", "VIADD", "VIMNMX")),
+    ("move", ("MOV", "SEL", "PRMT", "S2R", "S2UR", "CS2R", "UMOV", "R2UR", "SHFL", "P2R", "R2P", "PLOP3", "F2F", "I2F", "F2I", "I2FP", "F2IP")),
+    ("control", ("BRA", "BSSY", "BSYNC", "BAR", "EXIT", "WARPSYNC", "NOP", "CALL", "RET", "YIELD", "VOTE", "DEPBAR", "MEMBAR", "ERRBAR", "CCTL")),
+]
+
+
+def instruction_class(ins):
+    op = re.sub(r"^@!?U?P[T0-9]+\s+", "", ins).split()[0].split(".")[0]
+    for kind, ops in CLASSES:
+        if op in ops:
+            return kind
+    if op.startswith("U"):
+        return "uniform"
+    return "other " + op
+
+
 def main():
     args = sys.argv[1:]
     order = "--order" in args
-    files = [a for a in args if a != "--order"]
+    mix = "--mix" in args
+    files = [a for a in args if a not in ("--order", "--mix")]
     if not files:
         sys.exit(__doc__)
     for path in files:
@@ -101,6 +128,12 @@ def main():
                     break
                 load_phase.append("L" if "LDG" in ins else "S" if "STS" in ins else "|" if "BSYNC" in ins else "")
             line += "\n  load phase: " + " ".join(x for x in load_phase if x)
+        if mix:
+            counts = {}
+            for ins in instructions:
+                kind = instruction_class(ins)
+                counts[kind] = counts.get(kind, 0) + 1
+            line += "\n  mix: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
         print(line)
 
 
