@@ -276,6 +276,38 @@ fn rader_lengths_every_kind() {
     }
 }
 
+/// Rader's convolution by prime factors (the `prime-factor convolution` variant: two coprime
+/// radices, no twiddles between its passes, its tables in the prime-factor orders), alone and
+/// with the tuning choices that change how its passes run (unfused, in place, gathered from
+/// the other memory, the other lane order, twiddle tables, other thread counts), every kind
+/// and both precisions.
+#[test]
+fn rader_convolution_by_prime_factors_every_kind() {
+    const PATHS: [&str; 11] = [
+        "convolution split", "in place", "gather from global", "gather from shared", "lanes along dfts", "lanes across dfts",
+        "twiddle table", "twiddles computed", "rows x2", "threads /2", "threads x2",
+    ];
+    for device in common::devices() {
+        let lim = limits(&device);
+        let by_prime_factors = |p: FftProblem| -> Vec<FftRecipe> {
+            let pick = FftRecipe::design(p, lim).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+            let pfc = pick.variant_path(lim, "prime-factor convolution").unwrap_or_else(|| panic!("{p:?}: no prime-factor convolution for {}", pick.kernel_name()));
+            let mut recipes: Vec<FftRecipe> = PATHS.iter().filter_map(|v| pfc.variant_path(lim, v)).filter(|r| r.kernel_name().contains("_pfc")).collect();
+            recipes.push(pfc);
+            recipes
+        };
+        // 67 = 11 x 6 + 1 alone, 142 = 2 x 71 (70 = 10 x 7), 1420 = 20 x 71, 2047 = 23 x 89 (88 = 11 x 8).
+        let mut problems: Vec<FftProblem> = [67, 142, 1420, 2047].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        problems.extend([134, 1420].map(|n| FftProblem::r2c(n, 2)));
+        problems.extend([134, 1420].map(|n| FftProblem::c2r(n, 2)));
+        let recipes: Vec<FftRecipe> = problems.into_iter().flat_map(by_prime_factors).collect();
+        assert!(recipes.len() >= 16, "the variant's paths were not offered: {}", recipes.len());
+        check_recipes::<f32>(&device, recipes, "prime-factor convolution f32");
+        let recipes: Vec<FftRecipe> = [67, 1420].into_iter().flat_map(|n| by_prime_factors(FftProblem::c2c(n, 2).f64())).collect();
+        check_recipes::<f64>(&device, recipes, "prime-factor convolution f64");
+    }
+}
+
 /// Rader rows of six DFTs or more as the planner designs them, their convolution and outer
 /// passes in the fewest passes (src/fft/fewer_passes.rs, `rader_in_fewer_passes`): codelets of
 /// up to 32 points there, 2114 = 14 x 151 as 15 x 10 then 14, 3624 = 24 x 151 as 15 x 10 then

@@ -61,6 +61,7 @@ mod half_spectrum;
 mod held_values;
 mod lanes_across_rows;
 mod plan;
+mod prime_factor_convolution;
 mod problem;
 mod rader_gather;
 mod rader_tuning;

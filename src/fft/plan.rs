@@ -227,10 +227,11 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
     }
     if let Core::Rader { len, prime, ref inner, .. } = recipe.core {
         let precision = recipe.problem.precision;
-        values.extend(rader_filter_spectrum(prime));
+        let by_prime_factors = recipe.convolution_by_prime_factors();
+        values.extend(rader_filter_spectrum(prime, inner[0], by_prime_factors));
         let pad = TableLayout::rader_index_pad(values.len(), precision);
         values.extend(std::iter::repeat_n(Complex::new(0.0, 0.0), pad));
-        let (gather, scatter) = rader_index_tables(len, prime, inner[0], precision);
+        let (gather, scatter) = rader_index_tables(len, prime, inner[0], by_prime_factors, precision);
         values.extend(gather);
         values.extend(scatter);
     }

@@ -575,6 +575,10 @@ pub struct FftTuning {
     /// 41, 43, 53, 61, where that takes fewer instructions) by the `rader codelets` variant,
     /// Every (from 29) by `rader codelets every prime`, where measured faster.
     pub rader_codelets: RaderCodelets,
+    /// Rader's convolution of two coprime radices by the prime-factor algorithm, without
+    /// twiddles between its passes (prime_factor_convolution.rs): off by default, on by the
+    /// `prime-factor convolution` variant where measured faster.
+    pub prime_factor_convolution: bool,
 }
 
 impl FftTuning {
@@ -1061,6 +1065,7 @@ impl FftRecipe {
                 codelet_split: core.codelet_split_rule(problem.precision),
                 rader_global_gather: None,
                 rader_codelets: RaderCodelets::Off,
+                prime_factor_convolution: false,
             },
             io: None,
             cluster: None,
@@ -1366,6 +1371,7 @@ impl FftRecipe {
             RaderCodelets::Paying => format!("{pad}_rk"),
             RaderCodelets::Every => format!("{pad}_rka"),
         };
+        let pad = if self.convolution_by_prime_factors() { format!("{pad}_pfc") } else { pad };
         let pad = match self.tuning.launch_minimum() {
             None => pad,
             Some(m) => format!("{pad}_m{m}"),

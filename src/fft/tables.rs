@@ -3,6 +3,7 @@
 
 use num_complex::Complex;
 
+use super::prime_factor_convolution::{convolution_index, spectrum_index};
 use super::problem::Precision;
 
 type C64 = Complex<f64>;
@@ -137,12 +138,15 @@ pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
 
 /// The spectrum of Rader's filter `b[q] = e^{-2 pi i g^-q/prime}` (length prime - 1, g the
 /// primitive root mod prime) divided by prime - 1, so that the kernel's inverse transform
-/// comes out scaled.
-pub fn rader_filter_spectrum(prime: usize) -> Vec<C64> {
+/// comes out scaled. In natural order, or for a convolution by prime factors of first radix
+/// `radix` (`prime_factor_convolution`), in the order its forward transform leaves the
+/// spectrum.
+pub fn rader_filter_spectrum(prime: usize, radix: usize, prime_factor_convolution: bool) -> Vec<C64> {
     let g = RaderPowers::of(prime);
     let order = prime - 1;
     let b: Vec<C64> = (0..order).map(|q| unit_root(g.inverse_power(q) as u64, prime as u64)).collect();
-    host_fft(&b).into_iter().map(|v| v / order as f64).collect()
+    let spectrum = host_fft(&b);
+    (0..order).map(|slot| spectrum[spectrum_index(order, radix, prime_factor_convolution, slot)] / order as f64).collect()
 }
 
 /// Rader's permutations for one read a butterfly (codegen/passes.rs): the gather's and the
@@ -150,14 +154,16 @@ pub fn rader_filter_spectrum(prime: usize) -> Vec<C64> {
 /// inverse's radices are the forward's reversed), as tables of 16-bit values: butterfly j
 /// (j < (p - 1) / R) holds R of them contiguous, padded to whole 16-byte loads. Gather: value
 /// k = j + i (p - 1) / R is x[u + m g^k], so its index is m g^k; scatter: value k = j + i
-/// (p - 1) / R goes to slot g^-k of its DFT. Packed as raw bytes into the table's complex
-/// values of `precision` (finite floats: every 16-bit value is under 2^14).
-pub fn rader_index_tables(len: usize, prime: usize, radix: usize, precision: Precision) -> (Vec<C64>, Vec<C64>) {
+/// (p - 1) / R goes to slot g^-k of its DFT. By prime factors (`prime_factor_convolution`),
+/// k is <N2 i + N1 j> instead (N1 = R, N2 = (p - 1) / R). Packed as raw bytes into the table's
+/// complex values of `precision` (finite floats: every 16-bit value is under 2^14).
+pub fn rader_index_tables(len: usize, prime: usize, radix: usize, prime_factor_convolution: bool, precision: Precision) -> (Vec<C64>, Vec<C64>) {
     let g = RaderPowers::of(prime);
     let m = len / prime;
     let per_row = (prime - 1) / radix;
-    let gather = packed_u16(per_row, radix, |j, i| m * g.power(j + i * per_row));
-    let scatter = packed_u16(per_row, radix, |j, i| g.inverse_power(j + i * per_row));
+    let k = |j, i| convolution_index(prime - 1, radix, prime_factor_convolution, j, i);
+    let gather = packed_u16(per_row, radix, |j, i| m * g.power(k(j, i)));
+    let scatter = packed_u16(per_row, radix, |j, i| g.inverse_power(k(j, i)));
     (as_table_values(&gather, precision), as_table_values(&scatter, precision))
 }
 
@@ -315,7 +321,7 @@ mod tests {
     fn rader_tables_turn_a_prime_dft_into_a_convolution() {
         for (len, p) in [(67usize, 67usize), (97 * 3, 97), (4093, 4093)] {
             // The permutations the index tables hold: gather m g^k, scatter g^-k.
-            let (filter, g) = (rader_filter_spectrum(p), RaderPowers::of(p));
+            let (filter, g) = (rader_filter_spectrum(p, 2, false), RaderPowers::of(p));
             let indices: Vec<C64> = (0..p - 1).map(|k| C64::new((len / p * g.power(k)) as f64, g.inverse_power(k) as f64)).collect();
             let x: Vec<C64> = (0..p).map(|i| C64::new((i as f64 * 0.37).sin(), (i as f64 * 1.1).cos())).collect();
             let a: Vec<C64> = (0..p - 1).map(|k| x[indices[k].re as usize / (len / p)]).collect();
@@ -339,8 +345,11 @@ mod tests {
         for (len, p, radix) in [(134, 67, 11), (4038, 673, 16), (8191, 8191, 10), (3 * 4093, 4093, 31)] {
             let g = RaderPowers::of(p);
             let per_row = (p - 1) / radix;
-            for precision in [Precision::F32, Precision::F64] {
-                let (gather, scatter) = rader_index_tables(len, p, radix, precision);
+            // By prime factors where the radices are coprime: value j + i N2 is element <N2 i + N1 j>.
+            let orders = if super::super::factor::gcd(radix, per_row) == 1 { vec![false, true] } else { vec![false] };
+            for (precision, by_prime_factors) in [Precision::F32, Precision::F64].into_iter().flat_map(|p| orders.iter().map(move |&o| (p, o))) {
+                let k = |j: usize, i: usize| if by_prime_factors { (per_row * i + radix * j) % (p - 1) } else { j + i * per_row };
+                let (gather, scatter) = rader_index_tables(len, p, radix, by_prime_factors, precision);
                 assert_eq!((gather.len(), scatter.len()), (rader_index_table_values(p, radix, precision), gather.len()));
                 let bytes = |t: &[C64]| table_bytes(t, precision);
                 let value = |b: &[u8], j: usize, i: usize| u16::from_le_bytes([b[(j * rader_index_stride(radix) + i) * 2], b[(j * rader_index_stride(radix) + i) * 2 + 1]]) as usize;
@@ -348,8 +357,8 @@ mod tests {
                 assert_eq!(gather.len(), per_row * rader_index_stride(radix) * 2);
                 for j in 0..per_row {
                     for i in 0..radix {
-                        assert_eq!(value(&gather, j, i), len / p * g.power(j + i * per_row), "{len} {precision:?}");
-                        assert_eq!(value(&scatter, j, i), g.inverse_power(j + i * per_row), "{len} {precision:?}");
+                        assert_eq!(value(&gather, j, i), len / p * g.power(k(j, i)), "{len} {precision:?} {by_prime_factors}");
+                        assert_eq!(value(&scatter, j, i), g.inverse_power(k(j, i)), "{len} {precision:?} {by_prime_factors}");
                     }
                 }
             }

@@ -258,6 +258,12 @@ impl FftRecipe {
                 }
             }
         }
+        // Rader's convolution of two coprime radices by prime factors, without its two twiddle
+        // stages (prime_factor_convolution.rs; about a tenth of the float instructions of the
+        // Rader kernels the sixty-first session's survey found bound by arithmetic). Unmeasured.
+        if self.can_split_convolution_by_prime_factors() && !t.prime_factor_convolution {
+            offer("prime-factor convolution".into(), &|| Some(with(&|r| r.tuning.prime_factor_convolution = true)));
+        }
         // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
         // and tighter ones up to MAX_BOUND_VARIANT where that many blocks fit the
         // multiprocessor's threads and shared memory. Most kernels are limited by registers:

@@ -507,11 +507,21 @@ impl KernelWriter<'_> {
         let (stage, radix, ns) = (p.stage, p.radix, p.ns);
         if ns > 1 {
             self.w.line(format!("const u32 k = j % {ns}u;"));
-            self.twiddle_butterfly(base, radix, ns, stage);
+            if self.twiddle_free(stage) {
+                self.w.line("/* no twiddles: coprime radices by prime factors */");
+            } else {
+                self.twiddle_butterfly(base, radix, ns, stage);
+            }
         } else {
             self.w.line("const u32 k = 0;");
         }
         self.w.line(format!("dft_{radix}(&v[{base}]);"));
+    }
+
+    /// Whether the stage's passes take no twiddles: Rader's convolution by prime factors
+    /// (prime_factor_convolution.rs), whose tables order the values so.
+    fn twiddle_free(&self, stage: &Stage) -> bool {
+        matches!(self.r.core, Core::Rader { prime, .. } if stage.len == prime - 1) && self.r.convolution_by_prime_factors()
     }
 
     /// Value `v` (value o + `c` of the pass's output, butterfly t + q w) after `finish`.
