@@ -277,7 +277,8 @@ fn rader_lengths_every_kind() {
 }
 
 /// Rader's convolution by prime factors (the `prime-factor convolution` variant: two coprime
-/// radices, no twiddles between its passes, its tables in the prime-factor orders), alone and
+/// radices, the pick's or p - 1 split anew, no twiddles between its passes, its tables in the
+/// prime-factor orders), alone and
 /// with the tuning choices that change how its passes run (unfused, in place, gathered from
 /// the other memory, the other lane order, twiddle tables, other thread counts), every kind
 /// and both precisions.
@@ -296,14 +297,16 @@ fn rader_convolution_by_prime_factors_every_kind() {
             recipes.push(pfc);
             recipes
         };
-        // 67 = 11 x 6 + 1 alone, 142 = 2 x 71 (70 = 10 x 7), 1420 = 20 x 71, 2047 = 23 x 89 (88 = 11 x 8).
-        let mut problems: Vec<FftProblem> = [67, 142, 1420, 2047].map(|n| FftProblem::c2c(n, 3)).to_vec();
-        problems.extend([134, 1420].map(|n| FftProblem::r2c(n, 2)));
-        problems.extend([134, 1420].map(|n| FftProblem::c2r(n, 2)));
+        // The pick's own radices: 67 = 11 x 6 + 1 alone, 142 = 2 x 71 (70 = 10 x 7), 1420 = 20
+        // x 71, 2047 = 23 x 89 (88 = 11 x 8). Split anew: 109 (6 x 6 x 3 -> 27 x 4), 211
+        // (10 x 7 x 3 -> 15 x 14), 327 = 3 x 109, 314 = 2 x 157 (13 x 4 x 3 -> 13 x 12).
+        let mut problems: Vec<FftProblem> = [67, 142, 1420, 2047, 109, 211, 327].map(|n| FftProblem::c2c(n, 3)).to_vec();
+        problems.extend([134, 1420, 314].map(|n| FftProblem::r2c(n, 2)));
+        problems.extend([134, 1420, 314].map(|n| FftProblem::c2r(n, 2)));
         let recipes: Vec<FftRecipe> = problems.into_iter().flat_map(by_prime_factors).collect();
         assert!(recipes.len() >= 16, "the variant's paths were not offered: {}", recipes.len());
         check_recipes::<f32>(&device, recipes, "prime-factor convolution f32");
-        let recipes: Vec<FftRecipe> = [67, 1420].into_iter().flat_map(|n| by_prime_factors(FftProblem::c2c(n, 2).f64())).collect();
+        let recipes: Vec<FftRecipe> = [67, 1420, 157].into_iter().flat_map(|n| by_prime_factors(FftProblem::c2c(n, 2).f64())).collect();
         check_recipes::<f64>(&device, recipes, "prime-factor convolution f64");
     }
 }

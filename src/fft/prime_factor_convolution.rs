@@ -18,8 +18,8 @@
 //!   its last pass leaves, at slot m2 + N2 m1, value <N2 m1 + N1 m2> of the convolution: the
 //!   scatter's table sends it there. Its index is the gather's formula again.
 
-use super::factor::gcd;
-use super::recipe::{Core, FftRecipe};
+use super::factor::{gcd, is_prime, LARGEST_COMPOSITE_CODELET};
+use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 
 impl FftRecipe {
     /// Whether the convolution could run by prime factors: a Rader core whose convolution
@@ -33,6 +33,38 @@ impl FftRecipe {
     pub(crate) fn convolution_by_prime_factors(&self) -> bool {
         self.tuning.prime_factor_convolution && self.can_split_convolution_by_prime_factors()
     }
+
+    /// The `prime-factor convolution` variant of a Rader recipe: its own convolution by prime
+    /// factors where its two radices are coprime; else p - 1 split into the most even pair of
+    /// coprime radices that have codelets (108 = 12 x 9 -> 27 x 4, 156 = 13 x 4 x 3 -> 13 x 12),
+    /// the recipe designed around that core as the heuristic would. None where p - 1 has no
+    /// such split (4092: 31 x 132).
+    pub(crate) fn with_prime_factor_convolution(&self, limits: DeviceLimits) -> Option<FftRecipe> {
+        let Core::Rader { len, prime, outer, .. } = &self.core else { return None };
+        if self.tuning.prime_factor_convolution {
+            return None;
+        }
+        let mut r = if self.can_split_convolution_by_prime_factors() {
+            self.clone()
+        } else {
+            let inner = coprime_radices(prime - 1)?.to_vec();
+            FftRecipe::design_around(self.problem, Core::Rader { len: *len, prime: *prime, inner, outer: outer.clone() }, limits).ok()?
+        };
+        r.tuning.prime_factor_convolution = true;
+        r.convolution_by_prime_factors().then_some(r)
+    }
+}
+
+/// The most even split of `order` into two coprime radices with codelets (a prime up to
+/// MAX_PRIME_RADIX or a composite up to LARGEST_COMPOSITE_CODELET), the larger first as the
+/// planner orders a convolution's radices.
+fn coprime_radices(order: usize) -> Option<[usize; 2]> {
+    let has_codelet = |r: usize| r <= LARGEST_COMPOSITE_CODELET || (r <= MAX_PRIME_RADIX && is_prime(r));
+    (2..order)
+        .filter(|&b| order % b == 0 && b * b <= order)
+        .map(|b| [order / b, b])
+        .filter(|&[a, b]| gcd(a, b) == 1 && has_codelet(a) && has_codelet(b))
+        .min_by_key(|&[a, _]| a)
 }
 
 /// Which element of the Rader sequence (the gather) or of the convolution (the scatter) is
@@ -123,6 +155,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn coprime_radices_are_the_most_even_split_with_codelets() {
+        assert_eq!(coprime_radices(108), Some([27, 4]));
+        assert_eq!(coprime_radices(156), Some([13, 12]));
+        assert_eq!(coprime_radices(60), Some([12, 5]));
+        assert_eq!(coprime_radices(70), Some([10, 7]));
+        assert_eq!(coprime_radices(96), Some([32, 3]));
+        assert_eq!(coprime_radices(256), None, "no coprime split of a power of two");
+        assert_eq!(coprime_radices(4092), None, "132 has no codelet");
+        assert_eq!(coprime_radices(2 * 53), Some([53, 2]), "a prime codelet past 32");
     }
 
     #[test]

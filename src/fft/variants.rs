@@ -258,11 +258,12 @@ impl FftRecipe {
                 }
             }
         }
-        // Rader's convolution of two coprime radices by prime factors, without its two twiddle
-        // stages (prime_factor_convolution.rs; about a tenth of the float instructions of the
-        // Rader kernels the sixty-first session's survey found bound by arithmetic). Unmeasured.
-        if self.can_split_convolution_by_prime_factors() && !t.prime_factor_convolution {
-            offer("prime-factor convolution".into(), &|| Some(with(&|r| r.tuning.prime_factor_convolution = true)));
+        // Rader's convolution by prime factors, without its two twiddle stages, in two coprime
+        // radices (its own, or p - 1 split anew; prime_factor_convolution.rs): about a tenth
+        // fewer instructions in the Rader kernels the sixty-first session's survey found bound
+        // by arithmetic. Unmeasured.
+        if matches!(self.core, Core::Rader { .. }) && !t.prime_factor_convolution {
+            offer("prime-factor convolution".into(), &|| self.with_prime_factor_convolution(limits));
         }
         // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
         // and tighter ones up to MAX_BOUND_VARIANT where that many blocks fit the
