@@ -61,7 +61,7 @@ impl FftRecipe {
 fn coprime_radices(order: usize) -> Option<[usize; 2]> {
     let has_codelet = |r: usize| r <= LARGEST_COMPOSITE_CODELET || (r <= MAX_PRIME_RADIX && is_prime(r));
     (2..order)
-        .filter(|&b| order % b == 0 && b * b <= order)
+        .filter(|&b| order.is_multiple_of(b) && b * b <= order)
         .map(|b| [order / b, b])
         .filter(|&[a, b]| gcd(a, b) == 1 && has_codelet(a) && has_codelet(b))
         .min_by_key(|&[a, _]| a)
