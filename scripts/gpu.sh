@@ -15,7 +15,8 @@
 #              of the table added or changed
 #   tests-parallel  the same tests, each test on each device a process of its own, $JOBS (12)
 #              at a time, in $OUT/tests.txt one line a test (ok, FAILED or TIMEOUT, seconds),
-#              then the logs of those not ok: the whole suite in one call
+#              then the logs of those not ok; meant to fit the whole suite into one call
+#              (written in the sixty-first session, not yet run on a GPU)
 #   sanitizer-parallel  the sanitizer step the same way: each test under memcheck and under
 #              racecheck on the CUDA device, a process each, into $OUT/sanitizer.txt
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
