@@ -262,7 +262,7 @@ impl FftRecipe {
         // radices (its own, or p - 1 split anew; prime_factor_convolution.rs): about a tenth
         // fewer instructions in the Rader kernels the sixty-first session's survey found bound
         // by arithmetic. Unmeasured.
-        if matches!(self.core, Core::Rader { .. }) && !t.prime_factor_convolution {
+        if matches!(self.core, Core::Rader { .. }) {
             offer("prime-factor convolution".into(), &|| self.with_prime_factor_convolution(limits));
         }
         // Launch bounds: up to 3 blocks a multiprocessor (the bounds the heuristic's rules set),
