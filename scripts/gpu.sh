@@ -16,7 +16,8 @@
 #   tests-parallel  the same tests, each test on each device a process of its own, $JOBS (12)
 #              at a time, in $OUT/tests.txt one line a test (ok, FAILED or TIMEOUT, seconds),
 #              then the logs of those not ok; meant to fit the whole suite into one call
-#              (written in the sixty-first session, not yet run on a GPU)
+#              (first run on a GPU in the sixty-second session: fft's mirror-pairs quarters
+#              234-408 s each, beside two other groups)
 #   sanitizer-parallel  the sanitizer step the same way: each test under memcheck and under
 #              racecheck on the CUDA device, a process each, into $OUT/sanitizer.txt
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
@@ -107,19 +108,22 @@ parallel_tests() {
     local devices=${1:-all} report="$OUT/tests.txt"
     shift
     [ "$1" = - ] || report="$OUT/sanitizer.txt"
-    rm -rf /tmp/tests && mkdir -p /tmp/tests
+    # A work folder of its own, so that runs started side by side (different $OUT) don't share
+    # jobs.txt: in the sixty-second session two did and one ran the other's tests.
+    local work
+    work=$(mktemp -d /tmp/tests.XXXXXX)
     for t in "$STAGE"/tests/${TESTS:-*}; do
         # shellcheck disable=SC2086
         "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
             for d in $devices; do for tool in "$@"; do echo "$(basename "$t") $name $d $tool"; done; done
         done
-    done > /tmp/tests/jobs.txt
-    echo "$(wc -l < /tmp/tests/jobs.txt) runs (tests x devices x tools), ${JOBS:-12} at a time"
-    [ -s /tmp/tests/jobs.txt ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; return 1; }
+    done > "$work/jobs.txt"
+    echo "$(wc -l < "$work/jobs.txt") runs (tests x devices x tools), ${JOBS:-12} at a time"
+    [ -s "$work/jobs.txt" ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; return 1; }
     # A sanitized test runs as the sanitizer step's did: not exhaustive, CUDA only.
-    STAGE=$STAGE xargs -r -P "${JOBS:-12}" -L 1 bash -c '
+    STAGE=$STAGE WORK=$work xargs -r -P "${JOBS:-12}" -L 1 bash -c '
         tag=${2/:/}; [ "$3" = - ] || tag=$tag-$3
-        log=/tmp/tests/$0-$1-$tag.log start=$(date +%s)
+        log=$WORK/$0-$1-$tag.log start=$(date +%s)
         [ "$2" = all ] || export COALESCE_TEST_DEVICES=$2
         export COALESCE_BIN="$PWD/$STAGE/coalesce"
         if [ "$3" = - ]; then
@@ -133,7 +137,7 @@ parallel_tests() {
         [ $rc != 0 ] && [ $rc != 124 ] && result=FAILED
         # (A test that touches no GPU ends before the sanitizer checks anything.)
         [ $result = FAILED ] && grep -q "terminated before first instrumented API call" "$log" && result="ok (no GPU work)"
-        echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $3 $log"' < /tmp/tests/jobs.txt | sort > "$report"
+        echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $3 $log"' < "$work/jobs.txt" | sort > "$report"
     grep -v "^ok" "$report" | while read -r _ _ _ _ _ _ log; do
         echo "==== $log"; tail -n 40 "$log"
     done >> "$report"
