@@ -30,6 +30,9 @@ use std::sync::OnceLock;
 use super::problem::{FftKind, FftProblem, Precision};
 use super::recipe::{DeviceLimits, FftRecipe};
 use crate::error::{Error, Result};
+use standings::standings;
+
+mod standings;
 
 /// The committed table, as `wisdom_from_variant_tables` wrote it.
 pub const HOPPER_WISDOM: &str = include_str!("wisdom/hopper.tsv");
@@ -72,21 +75,6 @@ type RoundGains = Vec<(usize, f64)>;
 struct Candidate {
     entry: WisdomEntry,
     rounds: RoundGains,
-}
-
-impl Candidate {
-    /// How much faster this candidate ran than `other`: within the rounds that timed both
-    /// where there are any (one run on one machine: between runs and machines a kernel's
-    /// gain moves by several percent, and C2R's by more), the geometric mean of the ratios
-    /// of their gains; else the ratio of their least gains.
-    fn speed_over(&self, other: &Candidate) -> f64 {
-        let shared: Vec<f64> = self.rounds.iter().filter_map(|(r, g)| other.rounds.iter().find(|o| o.0 == *r).map(|o| g / o.1)).collect();
-        if shared.is_empty() {
-            self.entry.gain / other.entry.gain
-        } else {
-            (shared.iter().map(|x| x.ln()).sum::<f64>() / shared.len() as f64).exp()
-        }
-    }
 }
 
 /// The entries of a table in the format `wisdom_from_variant_tables` writes.
@@ -192,7 +180,7 @@ fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
 /// (1.13x in the run that re-timed it, 1.018x in the other round) gave way to a kernel that
 /// ran 0.865x against it in the forty-first session's A/B, and six more lengths the same way.
 /// The forgiven round is one under MIN_GAIN only: a candidate whose rounds all passed keeps its
-/// least gain, by which candidates never timed together are ranked.
+/// least gain, by which candidates no run joins are ranked (`standings`).
 fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
     if round_gains.len() < 2 {
         return None;
@@ -207,8 +195,9 @@ fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
 /// variants of one kind and precision: for each pick the heuristic still designs on a device
 /// with `limits`, the variant whose gain of at least [`MIN_GAIN`] repeated (`repeated_gain`),
 /// where it is still one of the pick's variants. Of several such
-/// variants the fastest, compared in the rounds that timed both where any did (else by their
-/// least gains), or one of fewer steps within MIN_GAIN of it. The header names the CSVs, for
+/// variants the fastest by their standings (src/fft/wisdom/standings.rs: ratios within the
+/// rounds that timed two candidates, chained across runs; least gains only between candidates
+/// no chain joins), or one of fewer steps within MIN_GAIN of it. The header names the CSVs, for
 /// the test that regenerates it.
 pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<String> {
     if rounds.len() < 2 {
@@ -255,13 +244,15 @@ pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits)
     let steps = |c: &Candidate| c.entry.variant.split(super::VARIANT_PATH_SEPARATOR).count();
     let mut best: BTreeMap<String, WisdomEntry> = BTreeMap::new();
     for (pick, candidates) in winners {
-        let top = candidates.iter().reduce(|top, c| if c.speed_over(top) > 1.0 { c } else { top }).expect("a pick has winners");
-        let chosen = candidates
-            .iter()
-            .filter(|c| c.speed_over(top) * MIN_GAIN >= 1.0)
-            .min_by(|a, b| steps(a).cmp(&steps(b)).then(b.speed_over(a).total_cmp(&1.0)))
-            .expect("the best winner is among those within MIN_GAIN of it");
-        best.insert(pick, chosen.entry.clone());
+        let rounds: Vec<&RoundGains> = candidates.iter().map(|c| &c.rounds).collect();
+        let least_gains: Vec<f64> = candidates.iter().map(|c| c.entry.gain).collect();
+        let standing = standings(&rounds, &least_gains);
+        let top = standing.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let chosen = (0..candidates.len())
+            .filter(|&i| standing[i] + MIN_GAIN.ln() >= top)
+            .min_by(|&a, &b| steps(&candidates[a]).cmp(&steps(&candidates[b])).then(standing[b].total_cmp(&standing[a])))
+            .expect("the best winner is within MIN_GAIN of itself");
+        best.insert(pick, candidates[chosen].entry.clone());
     }
     let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
     for entry in best.into_values() {
@@ -454,10 +445,32 @@ mod tests {
         let table = wisdom_from_variant_tables(&[("1.csv", &both), ("2.csv", &both), ("3.csv", &b_again), ("4.csv", &b_again)], L::H200).unwrap();
         let entry = parse_wisdom(&table).unwrap().pop().unwrap();
         assert_eq!((entry.variant.as_str(), entry.gain), (b.as_str(), 1.04));
-        // Never timed together, they are ranked by their least gains: A's 1.10 over B's 1.04.
+        // Never timed together (no run joins them), they are ranked by their least gains: A's
+        // 1.10 over B's 1.04.
         let only = |what: &str, r: &FftRecipe, gain: f64| format!("{header}{}{}", row(what, r, gain), row("heuristic", &pick, 1.0));
         let (a_alone, b_alone) = (only(a, ra, 1.10), only(b, rb, 1.04));
         let table = wisdom_from_variant_tables(&[("1.csv", &a_alone), ("2.csv", &a_alone), ("3.csv", &b_alone), ("4.csv", &b_alone)], L::H200).unwrap();
         assert_eq!(parse_wisdom(&table).unwrap().pop().unwrap().variant, *a);
+    }
+
+    /// C2C 337 in the sixty-second session: C beat B in one run, A beat B by 11% in a later one,
+    /// and a last run re-timed A alone beside a pick that had got faster (1.21x). By least
+    /// gains C (1.47) or B (1.52) would beat A (1.21); by the runs' own ratios, chained through
+    /// B, A stands first.
+    #[test]
+    fn a_re_timed_winner_keeps_its_place_over_rivals_of_older_runs() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+        let variants = pick.variants(L::H200);
+        let ((a, ra), (b, rb), (c, rc)) = (&variants[0], &variants[1], &variants[2]);
+        let row = |what: &str, r: &FftRecipe, gain: f64| format!("351,{what},{},1,0.9,{gain},1\n", r.kernel_name());
+        let header = "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n";
+        let heuristic = row("heuristic", &pick, 1.0);
+        let c_and_b = format!("{header}{}{}{heuristic}", row(c, rc, 1.47), row(b, rb, 1.53));
+        let b_and_a = format!("{header}{}{}{heuristic}", row(b, rb, 1.52), row(a, ra, 1.69));
+        let a_again = format!("{header}{}{heuristic}", row(a, ra, 1.21));
+        let rounds = [("1.csv", &c_and_b), ("2.csv", &c_and_b), ("3.csv", &b_and_a), ("4.csv", &b_and_a), ("5.csv", &a_again), ("6.csv", &a_again)];
+        let table = wisdom_from_variant_tables(&rounds.map(|(n, t)| (n, t.as_str())), L::H200).unwrap();
+        let entry = parse_wisdom(&table).unwrap().pop().unwrap();
+        assert_eq!((entry.variant.as_str(), entry.gain), (a.as_str(), 1.21));
     }
 }
