@@ -3,6 +3,7 @@
 //! (COALESCE_FULL_TESTS=1) runs every N in 1..=1024 and more. The kernels of variants and of
 //! the measured wisdom are tested in tests/fft_tuning.rs.
 
+#[macro_use]
 mod common;
 mod fft_support;
 
@@ -204,30 +205,21 @@ fn rows_holding_many_values_take_more_threads() {
     }
 }
 
-/// Direct rows of even real length whose core's own pass reads (C2R: its first) or writes
-/// (R2C: its last) the half spectrum a mirror pair of butterflies per thread
-/// (src/fft/codegen/mirror.rs; forced, as the planner takes it for R2C only where it measured
-/// faster): odd and even butterfly counts, one and several pairs a thread, several rows a
-/// block with a partial last one, Rader's last pass, in place, f64; every even length up to
-/// 4096 in the GPU suite, a quarter of them (every fourth) a test: in the sixty-first session
-/// all of them in one test ran past the GPU suite's 540 s twice. Outside the GPU suite quarter 0
-/// alone runs, over a fixed sample of lengths; it also holds the in-place, one-pass and f64
-/// cases.
-macro_rules! half_spectrum_in_mirror_pairs_tests {
-    ($($name:ident: quarter $quarter:literal;)*) => {$(
-        #[test]
-        fn $name() {
-            half_spectrum_in_mirror_pairs($quarter);
-        }
-    )*};
-}
-
-half_spectrum_in_mirror_pairs_tests! {
-    half_spectrum_in_mirror_pairs_every_kind_quarter_0: quarter 0;
-    half_spectrum_in_mirror_pairs_every_kind_quarter_1: quarter 1;
-    half_spectrum_in_mirror_pairs_every_kind_quarter_2: quarter 2;
-    half_spectrum_in_mirror_pairs_every_kind_quarter_3: quarter 3;
-}
+// Direct rows of even real length whose core's own pass reads (C2R: its first) or writes
+// (R2C: its last) the half spectrum a mirror pair of butterflies per thread
+// (src/fft/codegen/mirror.rs; forced, as the planner takes it for R2C only where it measured
+// faster): odd and even butterfly counts, one and several pairs a thread, several rows a
+// block with a partial last one, Rader's last pass, in place, f64; every even length up to
+// 4096 in the GPU suite, a quarter of them (every fourth) a test: in the sixty-first session
+// all of them in one test ran past the GPU suite's 540 s twice. Outside the GPU suite quarter 0
+// alone runs, over a fixed sample of lengths; it also holds the in-place, one-pass and f64
+// cases.
+tests_calling!(half_spectrum_in_mirror_pairs {
+    half_spectrum_in_mirror_pairs_every_kind_quarter_0(0);
+    half_spectrum_in_mirror_pairs_every_kind_quarter_1(1);
+    half_spectrum_in_mirror_pairs_every_kind_quarter_2(2);
+    half_spectrum_in_mirror_pairs_every_kind_quarter_3(3);
+});
 
 fn half_spectrum_in_mirror_pairs(quarter: usize) {
     let every_length = common::full() && !common::under_sanitizer();

@@ -3,6 +3,7 @@
 //! autotuner may choose) and each kernel the measured wisdom names. Apart from tests/fft.rs so
 //! that neither binary nears the GPU suite's time limit a binary.
 
+#[macro_use]
 mod common;
 mod fft_support;
 
@@ -38,32 +39,23 @@ fn every_variant_of_a_recipe_is_correct() {
     }
 }
 
-/// The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
-/// as each device designs them: every entry in the GPU suite, one in CI_ENTRY_STRIDE in CI and
-/// under the sanitizer; batches that leave blocks part full, in place too. One test a
-/// precision, C2C or real kinds, and half of those entries (every other one), so that each
-/// stays under the GPU suite's time limit a test (`TEST_FILTER=wisdom_kernels_f32_c2c` runs
-/// both halves): in the sixtieth session one test of all 2503 f32 entries ran past 540 s, and
-/// in the sixty-first 192 f32 entries took 61 s on CUDA alone, so 1474 would near the limit.
-macro_rules! wisdom_kernels_tests {
-    ($($name:ident: $precision:ident $kinds:ident half $half:literal;)*) => {$(
-        #[test]
-        fn $name() {
-            wisdom_kernels_every_entry(Precision::$precision, Kinds::$kinds, $half);
-        }
-    )*};
-}
-
-wisdom_kernels_tests! {
-    wisdom_kernels_f32_c2c_half_0: F32 C2c half 0;
-    wisdom_kernels_f32_c2c_half_1: F32 C2c half 1;
-    wisdom_kernels_f32_real_half_0: F32 Real half 0;
-    wisdom_kernels_f32_real_half_1: F32 Real half 1;
-    wisdom_kernels_f64_c2c_half_0: F64 C2c half 0;
-    wisdom_kernels_f64_c2c_half_1: F64 C2c half 1;
-    wisdom_kernels_f64_real_half_0: F64 Real half 0;
-    wisdom_kernels_f64_real_half_1: F64 Real half 1;
-}
+// The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
+// as each device designs them: every entry in the GPU suite, one in CI_ENTRY_STRIDE in CI and
+// under the sanitizer; batches that leave blocks part full, in place too. One test a
+// precision, C2C or real kinds, and half of those entries (every other one), so that each
+// stays under the GPU suite's time limit a test (`TEST_FILTER=wisdom_kernels_f32_c2c` runs
+// both halves): in the sixtieth session one test of all 2503 f32 entries ran past 540 s, and
+// in the sixty-first 192 f32 entries took 61 s on CUDA alone, so 1474 would near the limit.
+tests_calling!(wisdom_kernels_every_entry {
+    wisdom_kernels_f32_c2c_half_0(Precision::F32, Kinds::C2c, 0);
+    wisdom_kernels_f32_c2c_half_1(Precision::F32, Kinds::C2c, 1);
+    wisdom_kernels_f32_real_half_0(Precision::F32, Kinds::Real, 0);
+    wisdom_kernels_f32_real_half_1(Precision::F32, Kinds::Real, 1);
+    wisdom_kernels_f64_c2c_half_0(Precision::F64, Kinds::C2c, 0);
+    wisdom_kernels_f64_c2c_half_1(Precision::F64, Kinds::C2c, 1);
+    wisdom_kernels_f64_real_half_0(Precision::F64, Kinds::Real, 0);
+    wisdom_kernels_f64_real_half_1(Precision::F64, Kinds::Real, 1);
+});
 
 /// Which of the wisdom's entries one test checks: C2C, or R2C and C2R.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -118,7 +110,7 @@ fn picks_to_check() -> Option<Vec<String>> {
 }
 
 /// Outside the GPU suite, every how-many-th wisdom entry of each test is checked: at 32, about
-/// 140 of the 4377 entries, out of place and in place (on PoCL one in eight took 23 minutes
+/// 170 of the 5312 entries, out of place and in place (on PoCL one in eight took 23 minutes
 /// once the table held the fifty-eighth session's Rader codelets, whose straight-line kernels
 /// PoCL compiles slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite
 /// checks them all.

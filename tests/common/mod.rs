@@ -3,6 +3,18 @@
 
 use coalesce::Device;
 
+/// Tests that each call one function with arguments of their own: a suite split into parts
+/// so that each fits the GPU suite's time limit a test (`#[macro_use] mod common;`).
+#[allow(unused_macros)]
+macro_rules! tests_calling {
+    ($function:path { $($name:ident($($arg:expr),*);)* }) => {$(
+        #[test]
+        fn $name() {
+            $function($($arg),*);
+        }
+    )*};
+}
+
 /// Every device present, or those `COALESCE_TEST_DEVICES` names (comma-separated specs, e.g.
 /// `cuda` under compute-sanitizer). With none found the test fails, unless
 /// `COALESCE_ALLOW_NO_DEVICE=1`: a suite that silently ran on nothing would prove nothing.

@@ -95,8 +95,9 @@ fn solve(mut system: Vec<Vec<f64>>) -> Vec<f64> {
         system.swap(col, pivot);
         for row in col + 1..k {
             let factor = system[row][col] / system[col][col];
-            for c in col..=k {
-                system[row][c] -= factor * system[col][c];
+            let (above, below) = system.split_at_mut(row);
+            for (value, pivot_value) in below[0][col..].iter_mut().zip(&above[col][col..]) {
+                *value -= factor * pivot_value;
             }
         }
     }
