@@ -13,7 +13,8 @@
 #              with the exhaustive sweeps on; COALESCE_WISDOM_PICKS=FILE (pick names, one a line)
 #              limits fft_tuning's wisdom tests to those entries, e.g. the ones a regeneration
 #              of the table added or changed
-#   tests-parallel  the same tests, each test on each device a process of its own, $JOBS (12)
+#   tests-parallel  the same tests, each test on each device ($DEVICES, e.g. "opencl:0", or every
+#              one `coalesce info` lists) a process of its own, $JOBS (12)
 #              at a time, in $OUT/tests.txt one line a test (ok, FAILED or TIMEOUT, seconds),
 #              then the logs of those not ok; meant to fit the whole suite into one call
 #              (first run on a GPU in the sixty-second session: fft's mirror-pairs quarters
@@ -117,7 +118,11 @@ parallel_tests() {
         "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
             for d in $devices; do for tool in "$@"; do echo "$(basename "$t") $name $d $tool"; done; done
         done
-    done > "$work/jobs.txt"
+    done > "$work/jobs.txt.all"
+    # The longest tests first (a pattern of names, $LONG_FIRST), so that none starts late in a
+    # call and runs past its end: the mirror-pairs quarters take 234-408 s each on an H200.
+    { grep -E "${LONG_FIRST:-quarter|wisdom_kernels|every_kind}" "$work/jobs.txt.all"
+      grep -vE "${LONG_FIRST:-quarter|wisdom_kernels|every_kind}" "$work/jobs.txt.all"; } > "$work/jobs.txt"
     echo "$(wc -l < "$work/jobs.txt") runs (tests x devices x tools), ${JOBS:-12} at a time"
     [ -s "$work/jobs.txt" ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; return 1; }
     # A sanitized test runs as the sanitizer step's did: not exhaustive, CUDA only.
@@ -137,7 +142,9 @@ parallel_tests() {
         [ $rc != 0 ] && [ $rc != 124 ] && result=FAILED
         # (A test that touches no GPU ends before the sanitizer checks anything.)
         [ $result = FAILED ] && grep -q "terminated before first instrumented API call" "$log" && result="ok (no GPU work)"
-        echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $3 $log"' < "$work/jobs.txt" | sort > "$report"
+        echo "$result $(( $(date +%s) - start ))s $0 $1 $2 $3 $log"' < "$work/jobs.txt" > "$report.part"
+    # (Line by line into .part as each test ends, so that a call cut short still shows them.)
+    sort "$report.part" > "$report" && rm "$report.part"
     grep -v "^ok" "$report" | while read -r _ _ _ _ _ _ log; do
         echo "==== $log"; tail -n 40 "$log"
     done >> "$report"
@@ -174,7 +181,7 @@ run() {
             done | tee "$OUT/tests.txt"
             grep -q "^!!\|FAILED\|panicked" "$OUT/tests.txt" && status=1 ;;
         tests-parallel)
-            parallel_tests "$("$STAGE/coalesce" info 2>/dev/null | grep -o '^\(cuda\|opencl\):[0-9]*' | sort -u)" - || status=1 ;;
+            parallel_tests "${DEVICES:-$("$STAGE/coalesce" info 2>/dev/null | grep -o '^\(cuda\|opencl\):[0-9]*' | sort -u)}" - || status=1 ;;
         sanitizer-parallel)
             parallel_tests cuda memcheck racecheck || status=1 ;;
         sanitizer)
