@@ -5,8 +5,18 @@
 //! CSVs are kept gzipped, so that the tree that travels to the GPU machine stays small: `gzip
 //! -9n` a new campaign's CSVs before naming them; plain .csv files are read as well).
 //! With `--check` first, writes nothing and fails where the committed table differs.
+//!
+//! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
+//! the table: for each pick with a winner that the pick's last round did not time
+//! (`stale_searches`), every winner's path is to be timed again beside it. Writes the lengths
+//! of each (suite, path) to DIR/stale-K.txt and prints the `gpu_ab.sh` VAR_RUNS that time them:
+//! `BINS=new ROUNDS=0 VAR_ROUNDS=1 VAR_RUNS="..." bash .gpu/gpu_ab.sh`, one round a call, then
+//! `python3 scripts/merge_variant_runs.py` over each round's CSVs, and regenerate with them.
 
-use coalesce::fft::wisdom::{wisdom_from_variant_tables, HOPPER_WISDOM};
+use std::collections::BTreeMap;
+
+use coalesce::bench::FftSuite;
+use coalesce::fft::wisdom::{stale_searches, wisdom_from_variant_tables, wisdom_sources, HOPPER_WISDOM};
 use coalesce::fft::DeviceLimits;
 
 const TABLE: &str = "src/fft/wisdom/hopper.tsv";
@@ -17,6 +27,16 @@ fn main() {
     if check {
         args.remove(0);
     }
+    let stale_dir = (args.first().map(String::as_str) == Some("--stale")).then(|| {
+        args.remove(0);
+        if args.is_empty() {
+            fail("--stale needs a folder for the length lists, e.g. --stale .gpu");
+        }
+        args.remove(0)
+    });
+    if stale_dir.is_some() && args.is_empty() {
+        args = wisdom_sources(HOPPER_WISDOM);
+    }
     let texts: Vec<(String, String)> = args
         .iter()
         .map(|path| match read_csv(path) {
@@ -25,6 +45,9 @@ fn main() {
         })
         .collect();
     let rounds: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    if let Some(dir) = stale_dir {
+        return write_stale_runs(&rounds, &dir);
+    }
     let table = wisdom_from_variant_tables(&rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
     let entries = table.lines().filter(|l| !l.starts_with('#')).count();
     if check {
@@ -36,6 +59,33 @@ fn main() {
         std::fs::write(TABLE, &table).unwrap_or_else(|e| fail(&format!("cannot write {TABLE}: {e}")));
         println!("wrote {TABLE}: {entries} entries");
     }
+}
+
+/// The VAR_RUNS that time every winner of each stale pick again beside it: one run a (suite,
+/// path), its lengths in DIR/stale-K.txt.
+fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
+    let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
+    let mut runs: BTreeMap<(&str, String), Vec<usize>> = BTreeMap::new();
+    for s in &stale {
+        let of = (s.problem.kind, s.problem.precision);
+        let suite = FftSuite::ALL.into_iter().find(|f| f.variants_of() == Some(of)).expect("a variants suite for every kind and precision");
+        for path in &s.paths {
+            runs.entry((suite.name(), path.clone())).or_default().push(s.problem.len);
+        }
+    }
+    std::fs::create_dir_all(dir).unwrap_or_else(|e| fail(&format!("cannot create {dir}: {e}")));
+    let mut var_runs = Vec::new();
+    for (k, ((suite, path), mut lengths)) in runs.into_iter().enumerate() {
+        lengths.sort_unstable();
+        lengths.dedup();
+        let name = format!("stale-{k}.txt");
+        let list = lengths.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        std::fs::write(format!("{dir}/{name}"), list + "\n").unwrap_or_else(|e| fail(&format!("cannot write {dir}/{name}: {e}")));
+        var_runs.push(format!("{suite}|@{name}|{path}"));
+    }
+    let timings: usize = stale.iter().map(|s| s.paths.len()).sum();
+    eprintln!("{} stale picks; {} runs (one a suite and path), {timings} timings of a path", stale.len(), var_runs.len());
+    println!("{}", var_runs.join(";"));
 }
 
 /// A CSV's text, gunzipped where its name ends in .gz.

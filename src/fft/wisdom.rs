@@ -191,6 +191,109 @@ fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
     Some(gains[forgiven]).filter(|&least| least >= MIN_GAIN)
 }
 
+/// What the rounds say of each pick.
+struct Search {
+    /// Pick -> the problem it is for and its winners: the variants timed in two rounds or more
+    /// (each beside the pick in the same run), their gain repeated in each (but one,
+    /// `repeated_gain`), and still valid: the heuristic still picks the pick, and each path
+    /// still reaches its kernel.
+    winners: BTreeMap<String, (FftProblem, Vec<Candidate>)>,
+    /// Pick -> the last round that timed anything beside it.
+    last_round: HashMap<String, usize>,
+}
+
+fn search(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<Search> {
+    if rounds.len() < 2 {
+        return Err(Error::invalid("wisdom: give two or more rounds of variants CSVs, so that a gain must repeat to count"));
+    }
+    // (pick, variant, its kernel) -> (round, gain) in each round that timed it. Keyed by the
+    // kernel too: where a later search redefines a variant (the forty-seventh session's
+    // `stockham`), the rounds of the old kernel count for it alone, and it goes as stale.
+    let mut gains: BTreeMap<(String, String, String), RoundGains> = BTreeMap::new();
+    let mut last_round: HashMap<String, usize> = HashMap::new();
+    // Rows that one round timed twice: before the fiftieth session a variant name could stand
+    // for two kernels (`threads for radix 6` of a Rader row's convolution and of its outer
+    // pass) and the CSV printed one kernel for both, so such rows say nothing about either.
+    let mut ambiguous = BTreeSet::new();
+    for (round, (name, csv)) in rounds.iter().enumerate() {
+        for (pick, variant, kernel, gain) in variant_rows(csv, name)? {
+            last_round.insert(pick.clone(), round);
+            let timed = gains.entry((pick.clone(), variant.clone(), kernel.clone())).or_default();
+            if timed.iter().any(|&(r, _)| r == round) {
+                ambiguous.insert((pick, variant, kernel));
+            }
+            timed.push((round, gain));
+        }
+    }
+    gains.retain(|key, _| !ambiguous.contains(key));
+    // (Invalid ones go before the best is chosen, so that one no longer hides a valid rival:
+    // where a rule made `rader / prime-factor codelets` what `rader` designs, the fifty-fifth
+    // session.)
+    let mut winners: BTreeMap<String, (FftProblem, Vec<Candidate>)> = BTreeMap::new();
+    let mut designs: BTreeMap<String, Option<(FftProblem, FftRecipe)>> = BTreeMap::new();
+    for ((pick, variant, faster), round_gains) in gains {
+        let Some(least) = repeated_gain(&round_gains) else { continue };
+        let design = designs.entry(pick.clone()).or_insert_with(|| {
+            let problem = problem_of_kernel(&pick)?;
+            FftRecipe::design_row_by_heuristic(problem, limits).ok().filter(|r| r.kernel_name() == pick).map(|r| (problem, r))
+        });
+        let Some((problem, recipe)) = design else { continue };
+        if recipe.variant_path(limits, &variant).is_some_and(|v| v.kernel_name() == faster) {
+            let candidate = Candidate { entry: WisdomEntry { pick: pick.clone(), faster, variant, gain: least }, rounds: round_gains };
+            winners.entry(pick).or_insert_with(|| (*problem, Vec::new())).1.push(candidate);
+        }
+    }
+    Ok(Search { winners, last_round })
+}
+
+/// Which of a pick's winners the table takes: of those within MIN_GAIN of the best standing,
+/// the one of fewest steps (a longer path must gain as much again over a shorter one as a
+/// variant must over the pick), then the best.
+fn chosen(candidates: &[Candidate]) -> usize {
+    let steps = |c: &Candidate| c.entry.variant.split(super::VARIANT_PATH_SEPARATOR).count();
+    let rounds: Vec<&RoundGains> = candidates.iter().map(|c| &c.rounds).collect();
+    let least_gains: Vec<f64> = candidates.iter().map(|c| c.entry.gain).collect();
+    let standing = standings(&rounds, &least_gains);
+    let top = standing.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (0..candidates.len())
+        .filter(|&i| standing[i] + MIN_GAIN.ln() >= top)
+        .min_by(|&a, &b| steps(&candidates[a]).cmp(&steps(&candidates[b])).then(standing[b].total_cmp(&standing[a])))
+        .expect("the best winner is within MIN_GAIN of itself")
+}
+
+/// A pick whose table entry the pick's last round did not time: the paths to time again
+/// beside it, in one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaleSearch {
+    pub problem: FftProblem,
+    pub pick: String,
+    /// The entry's path, then every other winner's that the last round did not time either.
+    pub paths: Vec<String>,
+}
+
+/// The picks whose entry the last round timing the pick did not time. A gain is over the
+/// pick's code in its run, and that code changes under an unchanged name, so such an entry may
+/// no longer be faster: in the sixty-second session C2C 547's entry dropped out, and a rival
+/// that no run had timed since the fifty-first session took its place. Re-timing only the
+/// entry lets the next such rival in (the sixty-third session re-timed 170 entries, then 45,
+/// then 19 more), so the untimed rivals are timed with it. (Rivals the last round timed have
+/// their ratio to the pick from it already. Re-timing the winners of every pick with any
+/// untimed one would be 12903 timings.)
+pub fn stale_searches(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<Vec<StaleSearch>> {
+    let Search { winners, last_round } = search(rounds, limits)?;
+    let stale = winners.into_iter().filter_map(|(pick, (problem, candidates))| {
+        let last = last_round[&pick];
+        let untimed = |c: &&Candidate| c.rounds.iter().all(|&(r, _)| r < last);
+        let entry = &candidates[chosen(&candidates)];
+        untimed(&entry).then(|| {
+            let rivals = candidates.iter().filter(untimed).filter(|c| !std::ptr::eq(*c, entry));
+            let paths = std::iter::once(entry).chain(rivals).map(|c| c.entry.variant.clone()).collect();
+            StaleSearch { problem, pick, paths }
+        })
+    });
+    Ok(stale.collect())
+}
+
 /// The wisdom table of variants CSVs (name, text), each one round over some lengths and
 /// variants of one kind and precision: for each pick the heuristic still designs on a device
 /// with `limits`, the variant whose gain of at least [`MIN_GAIN`] repeated (`repeated_gain`),
@@ -200,65 +303,9 @@ fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
 /// no chain joins), or one of fewer steps within MIN_GAIN of it. The header names the CSVs, for
 /// the test that regenerates it.
 pub fn wisdom_from_variant_tables(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<String> {
-    if rounds.len() < 2 {
-        return Err(Error::invalid("wisdom: give two or more rounds of variants CSVs, so that a gain must repeat to count"));
-    }
-    // (pick, variant, its kernel) -> (round, gain) in each round that timed it. Keyed by the
-    // kernel too: where a later search redefines a variant (the forty-seventh session's
-    // `stockham`), the rounds of the old kernel count for it alone, and it goes as stale.
-    let mut gains: BTreeMap<(String, String, String), RoundGains> = BTreeMap::new();
-    // Rows that one round timed twice: before the fiftieth session a variant name could stand
-    // for two kernels (`threads for radix 6` of a Rader row's convolution and of its outer
-    // pass) and the CSV printed one kernel for both, so such rows say nothing about either.
-    let mut ambiguous = BTreeSet::new();
-    for (round, (name, csv)) in rounds.iter().enumerate() {
-        for (pick, variant, kernel, gain) in variant_rows(csv, name)? {
-            let timed = gains.entry((pick.clone(), variant.clone(), kernel.clone())).or_default();
-            if timed.iter().any(|&(r, _)| r == round) {
-                ambiguous.insert((pick, variant, kernel));
-            }
-            timed.push((round, gain));
-        }
-    }
-    gains.retain(|key, _| !ambiguous.contains(key));
-    // Every winner of each pick: timed in two rounds or more (each beside the pick in the
-    // same run), its gain repeated in each (but one, `repeated_gain`), and still valid: the
-    // heuristic still picks its pick, and its path still reaches its kernel. (Stale ones go
-    // before the best is chosen, so that one no longer hides a valid rival: where a rule made
-    // `rader / prime-factor codelets` what `rader` designs, the fifty-fifth session.)
-    let mut winners: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
-    let mut designs: BTreeMap<String, Option<(FftProblem, FftRecipe)>> = BTreeMap::new();
-    for ((pick, variant, faster), round_gains) in gains {
-        let Some(least) = repeated_gain(&round_gains) else { continue };
-        let design = designs.entry(pick.clone()).or_insert_with(|| {
-            let problem = problem_of_kernel(&pick)?;
-            FftRecipe::design_row_by_heuristic(problem, limits).ok().filter(|r| r.kernel_name() == pick).map(|r| (problem, r))
-        });
-        let valid = design.as_ref().is_some_and(|(_, r)| r.variant_path(limits, &variant).is_some_and(|v| v.kernel_name() == faster));
-        if valid {
-            winners.entry(pick.clone()).or_default().push(Candidate { entry: WisdomEntry { pick, faster, variant, gain: least }, rounds: round_gains });
-        }
-    }
-    // Of a pick's winners, the one of fewest steps within MIN_GAIN of the best: a longer
-    // path must gain as much again over a shorter one as a variant must over the pick.
-    let steps = |c: &Candidate| c.entry.variant.split(super::VARIANT_PATH_SEPARATOR).count();
-    let mut best: BTreeMap<String, WisdomEntry> = BTreeMap::new();
-    for (pick, candidates) in winners {
-        let rounds: Vec<&RoundGains> = candidates.iter().map(|c| &c.rounds).collect();
-        let least_gains: Vec<f64> = candidates.iter().map(|c| c.entry.gain).collect();
-        let standing = standings(&rounds, &least_gains);
-        let top = standing.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let chosen = (0..candidates.len())
-            .filter(|&i| standing[i] + MIN_GAIN.ln() >= top)
-            .min_by(|&a, &b| steps(&candidates[a]).cmp(&steps(&candidates[b])).then(standing[b].total_cmp(&standing[a])))
-            .expect("the best winner is within MIN_GAIN of itself");
-        best.insert(pick, candidates[chosen].entry.clone());
-    }
-    let mut entries: Vec<(FftProblem, WisdomEntry)> = Vec::new();
-    for entry in best.into_values() {
-        let (problem, _) = designs[&entry.pick].as_ref().expect("a pick with winners was designed above");
-        entries.push((*problem, entry));
-    }
+    let Search { winners, .. } = search(rounds, limits)?;
+    let mut entries: Vec<(FftProblem, WisdomEntry)> =
+        winners.into_values().map(|(problem, candidates)| (problem, candidates[chosen(&candidates)].entry.clone())).collect();
     entries.sort_by_key(|(p, _)| (p.kind as u8, p.precision as u8, p.len));
     let mut out = String::from("# FFT wisdom (src/fft/wisdom.rs): kernels measured faster than the heuristic's pick on an H200.\n");
     out += "# Generated by `cargo run --release --example fft_wisdom --";
@@ -453,24 +500,72 @@ mod tests {
         assert_eq!(parse_wisdom(&table).unwrap().pop().unwrap().variant, *a);
     }
 
+    /// C2C 351's pick and three of its variants (A, B, C), and the variants CSV of a run that
+    /// timed some of them beside the pick.
+    struct Run351 {
+        pick: FftRecipe,
+        variants: Vec<(String, FftRecipe)>,
+    }
+
+    impl Run351 {
+        fn new() -> Self {
+            let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+            let variants = pick.variants(L::H200).into_iter().take(3).collect();
+            Run351 { pick, variants }
+        }
+
+        /// The variant's name: 0 for A, 1 for B, 2 for C.
+        fn name(&self, variant: usize) -> String {
+            self.variants[variant].0.clone()
+        }
+
+        /// A CSV of the given (variant, gain over the pick) rows and the pick's.
+        fn csv(&self, timed: &[(usize, f64)]) -> String {
+            let row = |what: &str, r: &FftRecipe, gain: f64| format!("351,{what},{},1,0.9,{gain},1\n", r.kernel_name());
+            let mut out = String::from("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n");
+            for &(v, gain) in timed {
+                out += &row(&self.variants[v].0, &self.variants[v].1, gain);
+            }
+            out + &row("heuristic", &self.pick, 1.0)
+        }
+    }
+
+    /// Each run's CSV as two rounds.
+    fn two_rounds_each(runs: &[&str]) -> Vec<(&'static str, String)> {
+        runs.iter().flat_map(|run| [("run.csv", run.to_string()), ("run.csv", run.to_string())]).collect()
+    }
+
+    fn rounds_of<'a>(runs: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+        runs.iter().map(|(n, t)| (*n, t.as_str())).collect()
+    }
+
     /// C2C 337 in the sixty-second session: C beat B in one run, A beat B by 11% in a later one,
     /// and a last run re-timed A alone beside a pick that had got faster (1.21x). By least
     /// gains C (1.47) or B (1.52) would beat A (1.21); by the runs' own ratios, chained through
     /// B, A stands first.
     #[test]
     fn a_re_timed_winner_keeps_its_place_over_rivals_of_older_runs() {
-        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
-        let variants = pick.variants(L::H200);
-        let ((a, ra), (b, rb), (c, rc)) = (&variants[0], &variants[1], &variants[2]);
-        let row = |what: &str, r: &FftRecipe, gain: f64| format!("351,{what},{},1,0.9,{gain},1\n", r.kernel_name());
-        let header = "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n";
-        let heuristic = row("heuristic", &pick, 1.0);
-        let c_and_b = format!("{header}{}{}{heuristic}", row(c, rc, 1.47), row(b, rb, 1.53));
-        let b_and_a = format!("{header}{}{}{heuristic}", row(b, rb, 1.52), row(a, ra, 1.69));
-        let a_again = format!("{header}{}{heuristic}", row(a, ra, 1.21));
-        let rounds = [("1.csv", &c_and_b), ("2.csv", &c_and_b), ("3.csv", &b_and_a), ("4.csv", &b_and_a), ("5.csv", &a_again), ("6.csv", &a_again)];
-        let table = wisdom_from_variant_tables(&rounds.map(|(n, t)| (n, t.as_str())), L::H200).unwrap();
+        let run = Run351::new();
+        let (c_and_b, b_and_a, a_again) = (run.csv(&[(2, 1.47), (1, 1.53)]), run.csv(&[(1, 1.52), (0, 1.69)]), run.csv(&[(0, 1.21)]));
+        let rounds = two_rounds_each(&[&c_and_b, &b_and_a, &a_again]);
+        let table = wisdom_from_variant_tables(&rounds_of(&rounds), L::H200).unwrap();
         let entry = parse_wisdom(&table).unwrap().pop().unwrap();
-        assert_eq!((entry.variant.as_str(), entry.gain), (a.as_str(), 1.21));
+        assert_eq!((entry.variant, entry.gain), (run.name(0), 1.21));
+    }
+
+    /// An entry (B, of older runs) that the pick's last run did not time is stale, and is timed
+    /// again with the rival that run did not time either (C), not with the one it did (A).
+    /// Where a later run times B and finds it no faster, C, untimed since, takes its place and is
+    /// stale in turn (C2C 547's case); once a run times them all, nothing is.
+    #[test]
+    fn a_stale_entry_is_re_timed_with_its_untimed_rivals() {
+        let run = Run351::new();
+        let c_and_b = run.csv(&[(2, 1.47), (1, 1.53)]);
+        let stale = |last: &str| stale_searches(&rounds_of(&two_rounds_each(&[&c_and_b, last])), L::H200).unwrap();
+        let b_stale = StaleSearch { problem: FftProblem::c2c(351, 1 << 16), pick: run.pick.kernel_name(), paths: vec![run.name(1), run.name(2)] };
+        assert_eq!(stale(&run.csv(&[(0, 1.10)])), [b_stale]);
+        let paths = |s: Vec<StaleSearch>| s.into_iter().map(|s| s.paths).collect::<Vec<_>>();
+        assert_eq!(paths(stale(&run.csv(&[(0, 1.10), (1, 1.02)]))), [vec![run.name(2)]]);
+        assert_eq!(stale(&run.csv(&[(0, 1.10), (1, 1.02), (2, 1.20)])), []);
     }
 }
