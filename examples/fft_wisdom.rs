@@ -7,9 +7,10 @@
 //! With `--check` first, writes nothing and fails where the committed table differs.
 //!
 //! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
-//! the table: for each pick with a winner that the pick's last round did not time
-//! (`stale_searches`), every winner's path is to be timed again beside it. Writes the lengths
-//! of each (suite, path) to DIR/stale-K.txt and prints the `gpu_ab.sh` VAR_RUNS that time them:
+//! the table: for each pick whose entry the pick's last round did not time (`stale_searches`),
+//! that entry and every rival winner the round did not time either are to be timed again beside
+//! it. Writes the lengths of each (suite, path) to DIR/stale-K.txt and prints the `gpu_ab.sh`
+//! VAR_RUNS that time them:
 //! `BINS=new ROUNDS=0 VAR_ROUNDS=1 VAR_RUNS="..." bash .gpu/gpu_ab.sh`, one round a call, then
 //! `python3 scripts/merge_variant_runs.py` over each round's CSVs, and regenerate with them.
 
@@ -61,8 +62,8 @@ fn main() {
     }
 }
 
-/// The VAR_RUNS that time every winner of each stale pick again beside it: one run a (suite,
-/// path), its lengths in DIR/stale-K.txt.
+/// The VAR_RUNS that time each stale pick's paths (`StaleSearch::paths`) again beside it: one
+/// run a (suite, path), its lengths in DIR/stale-K.txt.
 fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
     let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
     let mut runs: BTreeMap<(&str, String), Vec<usize>> = BTreeMap::new();

@@ -275,8 +275,8 @@ pub struct StaleSearch {
 /// pick's code in its run, and that code changes under an unchanged name, so such an entry may
 /// no longer be faster: in the sixty-second session C2C 547's entry dropped out, and a rival
 /// that no run had timed since the fifty-first session took its place. Re-timing only the
-/// entry lets the next such rival in (the sixty-third session re-timed 170 entries, then 45,
-/// then 19 more), so the untimed rivals are timed with it. (Rivals the last round timed have
+/// entry lets the next such rival in (the sixty-third session re-timed 170 entries, then the
+/// 45 that had become stale by it, leaving 19), so the untimed rivals are timed with it. (Rivals the last round timed have
 /// their ratio to the pick from it already. Re-timing the winners of every pick with any
 /// untimed one would be 12903 timings.)
 pub fn stale_searches(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<Vec<StaleSearch>> {
