@@ -123,8 +123,8 @@ parallel_tests() {
     done > "$work/jobs.txt.all"
     # The longest tests first (a pattern of names, $LONG_FIRST), so that none starts late in a
     # call and runs past its end: the mirror-pairs quarters take 234-408 s each on an H200.
-    { grep -E "${LONG_FIRST:-quarter|wisdom_kernels|every_kind}" "$work/jobs.txt.all"
-      grep -vE "${LONG_FIRST:-quarter|wisdom_kernels|every_kind}" "$work/jobs.txt.all"; } > "$work/jobs.txt"
+    local long=${LONG_FIRST:-quarter|wisdom_kernels|every_kind}
+    { grep -E "$long" "$work/jobs.txt.all"; grep -vE "$long" "$work/jobs.txt.all"; } > "$work/jobs.txt"
     echo "$(wc -l < "$work/jobs.txt") runs (tests x devices x tools), ${JOBS:-12} at a time"
     [ -s "$work/jobs.txt" ] || { echo "!! no test matches TESTS='${TESTS:-*}' TEST_FILTER='${TEST_FILTER:-}'"; return 1; }
     # A sanitized test runs as the sanitizer step's did: not exhaustive, CUDA only.

@@ -3,7 +3,7 @@
 
 use num_complex::Complex;
 
-use super::prime_factor_convolution::{convolution_index, spectrum_index};
+use super::prime_factor_convolution::{convolution_index, spectrum_order};
 use super::problem::Precision;
 
 type C64 = Complex<f64>;
@@ -146,7 +146,8 @@ pub fn rader_filter_spectrum(prime: usize, radix: usize, prime_factor_convolutio
     let order = prime - 1;
     let b: Vec<C64> = (0..order).map(|q| unit_root(g.inverse_power(q) as u64, prime as u64)).collect();
     let spectrum = host_fft(&b);
-    (0..order).map(|slot| spectrum[spectrum_index(order, radix, prime_factor_convolution, slot)] / order as f64).collect()
+    let spectrum_index = spectrum_order(order, radix, prime_factor_convolution);
+    (0..order).map(|slot| spectrum[spectrum_index(slot)] / order as f64).collect()
 }
 
 /// Rader's permutations for one read a butterfly (codegen/passes.rs): the gather's and the
