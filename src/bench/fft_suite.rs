@@ -269,6 +269,11 @@ where
     complex_out: DeviceBuffer<Complex<T>>,
     real_in: DeviceBuffer<T>,
     real_out: DeviceBuffer<T>,
+    /// cuFFT's C2R input: a copy of `complex_in`, taken before each of its timings
+    /// ([`Buffers::cufft_input_afresh`]). cuFFT's C2R may overwrite its input; on `complex_in`
+    /// itself every later size, ours and cuFFT's, would read what cuFFT left there, not random
+    /// values.
+    cufft_complex_in: DeviceBuffer<Complex<T>>,
 }
 
 impl<T: crate::Element + super::random::Random> Buffers<T>
@@ -282,7 +287,17 @@ where
             complex_out: device.alloc(values)?,
             real_in: device.upload(&random_vec::<T>(2 * values, 8))?,
             real_out: device.alloc(2 * values)?,
+            cufft_complex_in: device.alloc(values)?,
         })
+    }
+
+    /// Before timing cuFFT's `kind`: a C2R's input copied afresh from the random `complex_in`
+    /// (within one timing cuFFT still reads what its previous launch left).
+    pub(super) fn cufft_input_afresh(&mut self, device: &Device, kind: FftKind) -> Result<()> {
+        if kind == FftKind::C2R {
+            device.driver_copy(&self.complex_in, &mut self.cufft_complex_in)?;
+        }
+        Ok(())
     }
 
     pub(super) fn ours(&mut self, plan: &FftPlan, direction: Direction) -> Result<()> {
@@ -298,7 +313,7 @@ where
         match kind {
             FftKind::C2C => plan.execute_prefix(&mut self.complex_in, &mut self.complex_out, inverse),
             FftKind::R2C => plan.execute_prefix(&mut self.real_in, &mut self.complex_out, inverse),
-            FftKind::C2R => plan.execute_prefix(&mut self.complex_in, &mut self.real_out, inverse),
+            FftKind::C2R => plan.execute_prefix(&mut self.cufft_complex_in, &mut self.real_out, inverse),
         }
     }
 }
@@ -360,6 +375,7 @@ where
         let frac = ours.gbps(bytes) / copy_gbps;
         let cufft = if cuda {
             let cp = CufftPlan::new(device, cufft_kind(kind, precision), &[p.len], p.batch)?;
+            buffers.cufft_input_afresh(device, kind)?;
             Some(time_launches(device, SWEEP_TIMING, || buffers.cufft(&cp, kind, direction))?)
         } else {
             None

@@ -189,6 +189,7 @@ where
         entry.0.push((what.to_string(), t.median_ms, frac));
         if what == "heuristic" && device.backend() == Backend::Cuda {
             let cp = CufftPlan::new(device, cufft_kind(p.kind, p.precision), &[p.len], p.batch)?;
+            buffers.cufft_input_afresh(device, p.kind)?;
             let c = time_launches(device, TIMING, || buffers.cufft(&cp, p.kind, direction))?;
             entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
         }
