@@ -13,7 +13,7 @@ use num_complex::Complex;
 
 use super::plot::{line_plot_svg, Series};
 use super::random::random_vec;
-use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
+use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, Timing, TimingPlan};
 use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
 use crate::error::{Error, Result};
 use crate::fft::factor::largest_prime_factor;
@@ -270,7 +270,7 @@ where
     real_in: DeviceBuffer<T>,
     real_out: DeviceBuffer<T>,
     /// cuFFT's C2R input: a copy of `complex_in`, taken before each of its timings
-    /// ([`Buffers::cufft_input_afresh`]). cuFFT's C2R may overwrite its input; on `complex_in`
+    /// ([`Buffers::time_cufft`]). cuFFT's C2R may overwrite its input; on `complex_in`
     /// itself every later size, ours and cuFFT's, would read what cuFFT left there, not random
     /// values.
     cufft_complex_in: DeviceBuffer<Complex<T>>,
@@ -291,13 +291,15 @@ where
         })
     }
 
-    /// Before timing cuFFT's `kind`: a C2R's input copied afresh from the random `complex_in`
-    /// (within one timing cuFFT still reads what its previous launch left).
-    pub(super) fn cufft_input_afresh(&mut self, device: &Device, kind: FftKind) -> Result<()> {
-        if kind == FftKind::C2R {
+    /// cuFFT's time for `p` on these buffers, with a plan of its own; a C2R's input copied
+    /// afresh from the random `complex_in` first (within one timing cuFFT still reads what its
+    /// previous launch left).
+    pub(super) fn time_cufft(&mut self, device: &Device, p: &FftProblem, direction: Direction, timing: TimingPlan) -> Result<Timing> {
+        let plan = CufftPlan::new(device, cufft_kind(p.kind, p.precision), &[p.len], p.batch)?;
+        if p.kind == FftKind::C2R {
             device.driver_copy(&self.complex_in, &mut self.cufft_complex_in)?;
         }
-        Ok(())
+        time_launches(device, timing, || self.cufft(&plan, p.kind, direction))
     }
 
     pub(super) fn ours(&mut self, plan: &FftPlan, direction: Direction) -> Result<()> {
@@ -308,7 +310,7 @@ where
         }
     }
 
-    pub(super) fn cufft(&mut self, plan: &CufftPlan, kind: FftKind, direction: Direction) -> Result<()> {
+    fn cufft(&mut self, plan: &CufftPlan, kind: FftKind, direction: Direction) -> Result<()> {
         let inverse = direction == Direction::Inverse;
         match kind {
             FftKind::C2C => plan.execute_prefix(&mut self.complex_in, &mut self.complex_out, inverse),
@@ -374,9 +376,7 @@ where
         let bytes = p.bytes_moved() as f64;
         let frac = ours.gbps(bytes) / copy_gbps;
         let cufft = if cuda {
-            let cp = CufftPlan::new(device, cufft_kind(kind, precision), &[p.len], p.batch)?;
-            buffers.cufft_input_afresh(device, kind)?;
-            Some(time_launches(device, SWEEP_TIMING, || buffers.cufft(&cp, kind, direction))?)
+            Some(buffers.time_cufft(device, &p, direction, SWEEP_TIMING)?)
         } else {
             None
         };

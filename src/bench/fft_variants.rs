@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use super::fft_suite::{batch_to_fill, cufft_kind, geometric_mean, Buffers};
+use super::fft_suite::{batch_to_fill, geometric_mean, Buffers};
 use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, TimingPlan};
-use crate::device::{CufftPlan, Device};
+use crate::device::Device;
 use crate::error::Result;
 use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, VARIANT_PATH_SEPARATOR};
 use crate::Backend;
@@ -188,9 +188,7 @@ where
         let entry = per_size.entry(n).or_default();
         entry.0.push((what.to_string(), t.median_ms, frac));
         if what == "heuristic" && device.backend() == Backend::Cuda {
-            let cp = CufftPlan::new(device, cufft_kind(p.kind, p.precision), &[p.len], p.batch)?;
-            buffers.cufft_input_afresh(device, p.kind)?;
-            let c = time_launches(device, TIMING, || buffers.cufft(&cp, p.kind, direction))?;
+            let c = buffers.time_cufft(device, &p, direction, TIMING)?;
             entry.1 = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
         }
         tick();
