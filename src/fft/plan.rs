@@ -215,9 +215,8 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         let period = TableLayout::twiddle_period(&recipe.core);
         values.extend(twiddles(period, period));
     }
-    if let (true, Some(l)) = (tabled, recipe.core.convolution_len()) {
-        values.extend(twiddles(l, l));
-    }
+    let inner = TableLayout::inner_twiddle_count(recipe);
+    values.extend(twiddles(inner.max(1), inner));
     if recipe.packing == RealPacking::HalfLength {
         values.extend(twiddles(recipe.real_len(), recipe.real_len() / 2 + 1));
     }

@@ -78,7 +78,7 @@ impl TableLayout {
         let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
         let core = &recipe.core;
         let core_twiddles = take(if tabled && core.row_passes() { Self::twiddle_period(core) } else { 0 });
-        let inner_twiddles = take(if tabled { core.convolution_len().unwrap_or(0) } else { 0 });
+        let inner_twiddles = take(Self::inner_twiddle_count(recipe));
         let real_twiddles = take(if recipe.packing == RealPacking::HalfLength { recipe.real_len() / 2 + 1 } else { 0 });
         let (chirp, filter) = match core {
             Core::Bluestein { factor, conv_len, .. } => (take(*factor), take(*conv_len)),
@@ -113,6 +113,17 @@ impl TableLayout {
             pass_filter,
             packed_roots,
             total: at,
+        }
+    }
+
+    /// Values `inner_twiddles` holds: the convolution's L roots where its passes read twiddles
+    /// from tables; none by prime factors, whose passes take no twiddles
+    /// (prime_factor_convolution.rs).
+    pub fn inner_twiddle_count(recipe: &FftRecipe) -> usize {
+        let tabled = recipe.tuning.twiddles != TwiddleSource::Computed;
+        match recipe.core.convolution_len() {
+            Some(l) if tabled && !recipe.convolution_by_prime_factors() => l,
+            _ => 0,
         }
     }
 
