@@ -21,6 +21,9 @@
 #              OpenCL ones timed out at 540 s beside 15 others (they took 148 s in a second
 #              call, with the 16 not yet started); give the OpenCL runs of
 #              `long_codelet_rows_every_kind` and the mirror-pairs quarters a call of their own
+#              JOBS_FILE=FILE runs exactly the runs FILE names instead, "BINARY TEST DEVICE TOOL"
+#              a line (TOOL "-" for none, else memcheck or racecheck on cuda), e.g. what a call
+#              cut short left unrun
 #   sanitizer-parallel  the sanitizer step the same way: each test under memcheck and under
 #              racecheck on the CUDA device, a process each, into $OUT/sanitizer.txt
 #   sanitizer  the tests on the CUDA device under compute-sanitizer memcheck and racecheck
@@ -115,12 +118,18 @@ parallel_tests() {
     # jobs.txt: in the sixty-second session two did and one ran the other's tests.
     local work
     work=$(mktemp -d /tmp/tests.XXXXXX)
-    for t in "$STAGE"/tests/${TESTS:-*}; do
-        # shellcheck disable=SC2086
-        "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
-            for d in $devices; do for tool in "$@"; do echo "$(basename "$t") $name $d $tool"; done; done
-        done
-    done > "$work/jobs.txt.all"
+    if [ -n "${JOBS_FILE:-}" ]; then
+        # Exactly the runs a file names, "BINARY TEST DEVICE TOOL" a line (TOOL "-": no
+        # sanitizer), e.g. those a call cut short left unrun.
+        grep -v '^\s*$' "$JOBS_FILE" > "$work/jobs.txt.all"
+    else
+        for t in "$STAGE"/tests/${TESTS:-*}; do
+            # shellcheck disable=SC2086
+            "$t" --list ${TEST_FILTER:-} 2>/dev/null | sed -n 's/: test$//p' | while read -r name; do
+                for d in $devices; do for tool in "$@"; do echo "$(basename "$t") $name $d $tool"; done; done
+            done
+        done > "$work/jobs.txt.all"
+    fi
     # The longest tests first (a pattern of names, $LONG_FIRST), so that none starts late in a
     # call and runs past its end: the mirror-pairs quarters take 234-408 s each on an H200.
     local long=${LONG_FIRST:-quarter|wisdom_kernels|every_kind}

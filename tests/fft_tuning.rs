@@ -42,20 +42,31 @@ fn every_variant_of_a_recipe_is_correct() {
 // The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
 // as each device designs them: every entry in the GPU suite, one in CI_ENTRY_STRIDE in CI and
 // under the sanitizer; batches that leave blocks part full, in place too. One test a
-// precision, C2C or real kinds, and half of those entries (every other one), so that each
-// stays under the GPU suite's time limit a test (`TEST_FILTER=wisdom_kernels_f32_c2c` runs
-// both halves): in the sixtieth session one test of all 2503 f32 entries ran past 540 s, and
-// in the sixty-first 192 f32 entries took 61 s on CUDA alone, so 1474 would near the limit.
+// precision, C2C or real kinds, and a quarter of those entries (every fourth one), so that
+// each stays under the GPU suite's time limit a test (`TEST_FILTER=wisdom_kernels_f32_c2c`
+// runs all four): in the sixty-fifth session, on a fresh H200 beside 15 other tests, seven of
+// the eight halves of the 6542 entries (650-910 each) ran past 540 s compiling.
 tests_calling!(wisdom_kernels_every_entry {
-    wisdom_kernels_f32_c2c_half_0(Precision::F32, Kinds::C2c, 0);
-    wisdom_kernels_f32_c2c_half_1(Precision::F32, Kinds::C2c, 1);
-    wisdom_kernels_f32_real_half_0(Precision::F32, Kinds::Real, 0);
-    wisdom_kernels_f32_real_half_1(Precision::F32, Kinds::Real, 1);
-    wisdom_kernels_f64_c2c_half_0(Precision::F64, Kinds::C2c, 0);
-    wisdom_kernels_f64_c2c_half_1(Precision::F64, Kinds::C2c, 1);
-    wisdom_kernels_f64_real_half_0(Precision::F64, Kinds::Real, 0);
-    wisdom_kernels_f64_real_half_1(Precision::F64, Kinds::Real, 1);
+    wisdom_kernels_f32_c2c_quarter_0(Precision::F32, Kinds::C2c, 0);
+    wisdom_kernels_f32_c2c_quarter_1(Precision::F32, Kinds::C2c, 1);
+    wisdom_kernels_f32_c2c_quarter_2(Precision::F32, Kinds::C2c, 2);
+    wisdom_kernels_f32_c2c_quarter_3(Precision::F32, Kinds::C2c, 3);
+    wisdom_kernels_f32_real_quarter_0(Precision::F32, Kinds::Real, 0);
+    wisdom_kernels_f32_real_quarter_1(Precision::F32, Kinds::Real, 1);
+    wisdom_kernels_f32_real_quarter_2(Precision::F32, Kinds::Real, 2);
+    wisdom_kernels_f32_real_quarter_3(Precision::F32, Kinds::Real, 3);
+    wisdom_kernels_f64_c2c_quarter_0(Precision::F64, Kinds::C2c, 0);
+    wisdom_kernels_f64_c2c_quarter_1(Precision::F64, Kinds::C2c, 1);
+    wisdom_kernels_f64_c2c_quarter_2(Precision::F64, Kinds::C2c, 2);
+    wisdom_kernels_f64_c2c_quarter_3(Precision::F64, Kinds::C2c, 3);
+    wisdom_kernels_f64_real_quarter_0(Precision::F64, Kinds::Real, 0);
+    wisdom_kernels_f64_real_quarter_1(Precision::F64, Kinds::Real, 1);
+    wisdom_kernels_f64_real_quarter_2(Precision::F64, Kinds::Real, 2);
+    wisdom_kernels_f64_real_quarter_3(Precision::F64, Kinds::Real, 3);
 });
+
+/// The parts each (precision, kinds) test's entries are dealt into, one test a part.
+const WISDOM_TEST_PARTS: usize = 4;
 
 /// Which of the wisdom's entries one test checks: C2C, or R2C and C2R.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -64,8 +75,9 @@ enum Kinds {
     Real,
 }
 
-/// Checks the entries of one precision and kinds whose index among them has parity `half`.
-fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds, half: usize) {
+/// Checks the entries of one precision and kinds whose index among them is `part` modulo
+/// WISDOM_TEST_PARTS.
+fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds, part: usize) {
     let entries = parse_wisdom(HOPPER_WISDOM).unwrap();
     let only = picks_to_check();
     for device in common::devices() {
@@ -79,7 +91,7 @@ fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds, half: usize) {
                 p.precision == precision && kind == kinds && only.as_ref().is_none_or(|picks| picks.contains(&e.pick))
             })
             .enumerate()
-            .filter_map(|(i, e)| (i % 2 == half).then_some(e))
+            .filter_map(|(i, e)| (i % WISDOM_TEST_PARTS == part).then_some(e))
             .collect();
         // Where the device's limits are an H100's or H200's, planning runs exactly the kernels timed.
         if hopper {
@@ -89,7 +101,7 @@ fn wisdom_kernels_every_entry(precision: Precision, kinds: Kinds, half: usize) {
         // Picks named one by one are all checked, here too (the stride thins the whole table).
         let every = only.is_some() || (common::full() && !common::under_sanitizer());
         let recipes = wisdom_recipes(&of_test, lim, hopper, every);
-        assert!(!recipes.is_empty() || !hopper || only.is_some(), "{precision} {kinds:?} half {half}: no wisdom kernel to check");
+        assert!(!recipes.is_empty() || !hopper || only.is_some(), "{precision} {kinds:?} part {part}: no wisdom kernel to check");
         match precision {
             Precision::F32 => check_recipes::<f32>(&device, recipes, &format!("wisdom f32 {kinds:?}")),
             Precision::F64 => check_recipes::<f64>(&device, recipes, &format!("wisdom f64 {kinds:?}")),

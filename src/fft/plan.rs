@@ -216,7 +216,9 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         values.extend(twiddles(period, period));
     }
     let inner = TableLayout::inner_twiddle_count(recipe);
-    values.extend(twiddles(inner.max(1), inner));
+    if inner > 0 {
+        values.extend(twiddles(inner, inner));
+    }
     if recipe.packing == RealPacking::HalfLength {
         values.extend(twiddles(recipe.real_len(), recipe.real_len() / 2 + 1));
     }
