@@ -353,6 +353,28 @@ fn long_rows_run_in_one_launch_across_a_cluster() {
         for p in cases {
             check::<f32>(&device, p);
         }
+        // R2C of 2^16 points: its complex axis of 2^15 across the cluster, the half spectrum
+        // separated in the blocks, each of which holds half the columns beside their mirror
+        // images; batched, the last axis of an array, 49152 (192 x 128), in place. C2R keeps
+        // its two passes (its join ran slower across a cluster).
+        let real_cases = vec![
+            FftNdProblem::r2c_1d(1 << 16, 2),
+            FftNdProblem::r2c(&[3, 1 << 16], &[1]).norm(Normalization::Ortho),
+            FftNdProblem::r2c(&[3, 1 << 16], &[0, 1]),
+            FftNdProblem::r2c_1d(3 << 14, 2),
+        ];
+        if hopper || roomy_opencl {
+            for p in &real_cases {
+                assert!(clustered(p), "{}", design(p).describe());
+            }
+            assert_eq!(design(&real_cases[0]).passes.len(), 1);
+        }
+        assert!(!clustered(&FftNdProblem::r2c_1d(1 << 17, 1)) && !clustered(&FftNdProblem::r2c_1d(1 << 16, 1).f64()));
+        assert!(!clustered(&FftNdProblem::c2r_1d(1 << 16, 1)));
+        for p in real_cases {
+            check_real::<f32>(&device, p);
+        }
+        check_real_in_place::<f32>(&device, FftNdProblem::r2c(&[2, 1 << 16], &[1]).in_place());
     }
 }
 

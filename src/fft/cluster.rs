@@ -32,7 +32,7 @@
 use super::factor::gcd;
 use super::problem::Precision;
 use super::recipe::{complex_bytes, Core, DeviceLimits, FftRecipe};
-use super::strided::StridedIo;
+use super::strided::{StridedIo, Values};
 use crate::error::{Error, Result};
 use crate::Backend;
 
@@ -117,6 +117,20 @@ impl ClusterSplit {
         self.first.tuning.transforms_per_block as usize * self.first_row_stride()
     }
 
+    /// The columns P of the packed half spectrum pass B writes, where it writes one (R2C's
+    /// real axis, as the complex axis of half its length). Block `rank` of a cluster of two
+    /// holds half of them, each beside its mirror column (codegen/packed.rs,
+    /// `cluster_packed_functions`), so that the separation of the even and odd reals'
+    /// spectra stays within a block. (C2R's pass A, which would join them as it reads them,
+    /// is not run across a cluster: see `Planner::cluster` in nd_recipe.rs.)
+    pub fn packed_columns(second: &FftRecipe) -> Option<usize> {
+        let io = second.io.as_ref()?;
+        match &io.output_values {
+            Values::Packed(p) => Some(p.columns(&io.batch).unwrap_or(0)),
+            _ => None,
+        }
+    }
+
     /// For kernel names: the blocks, and pass A's layout.
     pub fn tag(&self) -> String {
         format!("_cluster{}_{}", self.blocks, self.first.io.as_ref().map_or(String::new(), |io| io.tag()))
@@ -136,6 +150,16 @@ impl ClusterSplit {
         }
         if first.threads_per_block() != second.threads_per_block() || first.problem.precision != second.problem.precision {
             return Err(Error::invalid(format!("a cluster's passes run on the same threads: {} and {}", first.describe_kernel(), second.describe_kernel())));
+        }
+        // A packed half spectrum only as pass B's output, half its columns a block (an
+        // even count of them: each beside its mirror image).
+        let packed_elsewhere = first.io.as_ref().is_some_and(|io| io.packed().is_some()) || second.io.as_ref().is_some_and(|io| matches!(io.input_values, Values::Packed(_)));
+        let packed_fits = Self::packed_columns(second).is_none_or(|columns| c == 2 && columns % 4 == 0 && p * 2 == columns);
+        if packed_elsewhere || !packed_fits {
+            return Err(Error::Unsupported(format!(
+                "a packed real side across a cluster: R2C's pass B only, across two blocks, half its columns (a multiple of 4) a block: {}",
+                second.describe_kernel()
+            )));
         }
         first.check(limits)?;
         let stockham = |r: &FftRecipe| matches!(r.core, Core::Stockham { .. }) && !r.tuning.ping_pong && !r.tuning.direct_io;

@@ -797,12 +797,19 @@ impl Planner {
     /// Both passes of `job`'s split into `pass_a` and `rest` in one launch, across a
     /// thread-block cluster that holds each array's whole axis (cluster.rs), where the device
     /// has clusters and the split suits them: f32 complex values contiguous along the axis on
-    /// both sides, at most CLUSTER_MAX_BYTES of them (longer ones ran slower so than in two
-    /// passes), no Bluestein step, the rest one strided pass, and each pass's rows of one
-    /// array its fastest batch dimension (a cluster's blocks then take one array's).
+    /// both sides (or R2C's packed half spectrum as the output), at most CLUSTER_MAX_BYTES of
+    /// them (longer ones ran slower so than in two passes), no Bluestein step, the rest one
+    /// strided pass, and each pass's rows of one array its fastest batch dimension (a
+    /// cluster's blocks then take one array's).
+    ///
+    /// R2C of 2^16 f32 points so ran 1.045x its two passes on an H200 (sixty-sixth session).
+    /// C2R's packed input was tried there too, its pass A joining X[g] with X[m - g] in the
+    /// blocks (the mirror of R2C's separation), and ran slower than two passes: 0.90x with
+    /// the join in shared memory after the load, 0.94x joined as it was read; the join sits
+    /// between the load and the core, where one block a multiprocessor overlaps nothing.
     fn cluster(&mut self, job: &AxisJob, pass_a: &StridedIo, rest: &AxisJob) -> Option<FftRecipe> {
         let (n1, n2, s) = (rest.len, job.len / rest.len, job.step);
-        let complex = job.input_values == Values::Complex && job.output_values == Values::Complex;
+        let complex = job.input_values == Values::Complex && matches!(job.output_values, Values::Complex | Values::Packed(_));
         let plain = complex && job.input_chirp.is_none() && job.output_chirp.is_none() && s.input == 1 && s.output == 1;
         let small = self.precision == Precision::F32 && job.len * super::recipe::complex_bytes(self.precision) as usize <= CLUSTER_MAX_BYTES;
         if self.limits.clusters.max_blocks < 2 || !plain || !small || n1 > MAX_SINGLE_LAUNCH_LEN || self.costs.axis(n1, true).1.is_some() {
@@ -1190,6 +1197,7 @@ mod tests {
     use super::*;
     use crate::fft::codegen::fft_source;
     use crate::fft::recipe::Core;
+    use crate::fft::cluster::ClusterSplit;
 
     const H200: DeviceLimits = DeviceLimits::H200;
 
@@ -1580,7 +1588,9 @@ mod tests {
         for p in [FftNdProblem::r2c_1d(32768, 2), FftNdProblem::c2r_1d(32768, 2), FftNdProblem::r2c_1d(16384, 2).f64(), FftNdProblem::c2r_1d(16384, 2).f64()] {
             assert_eq!(passes(p.clone()), 1, "{p:?}");
         }
-        assert_eq!(passes(FftNdProblem::r2c_1d(65536, 2)), 2);
+        // 65536 f32: R2C's complex half across a cluster (Planner::cluster), C2R in two passes.
+        assert_eq!(passes(FftNdProblem::r2c_1d(65536, 2)), 1);
+        assert_eq!(passes(FftNdProblem::c2r_1d(65536, 2)), 2);
         assert_eq!(passes(FftNdProblem::r2c_1d(32768, 2).f64()), 2);
         let small = DeviceLimits { shared_bytes: 48 * 1024, ..H200 };
         let small_passes = |p: FftNdProblem| FftNdRecipe::design(p, small).unwrap().passes.len();
@@ -1600,11 +1610,18 @@ mod tests {
         assert_eq!(second.blocks(), 3 * 2, "one cluster an array");
         assert_eq!(second.threads_per_block(), 1024, "one block a multiprocessor: 133 KiB of shared memory");
         assert!(split.first.io.as_ref().unwrap().twiddle.is_some());
-        // Longer axes, f64 and real transforms keep their two passes; so do strided axes.
-        for p in [FftNdProblem::c2c_1d(1 << 16, 1), FftNdProblem::c2c_1d(1 << 15, 1).f64(), FftNdProblem::r2c_1d(1 << 16, 1), FftNdProblem::c2c(&[1 << 15, 2], &[0])] {
+        // Longer axes, f64 and C2R keep their two passes; so do strided axes.
+        for p in [FftNdProblem::c2c_1d(1 << 16, 1), FftNdProblem::c2c_1d(1 << 15, 1).f64(), FftNdProblem::c2r_1d(1 << 16, 1), FftNdProblem::c2c(&[1 << 15, 2], &[0])] {
             let r = FftNdRecipe::design(p.clone(), H200).unwrap();
             assert!(r.passes.iter().all(|pass| pass.recipe.cluster.is_none()), "{}", r.describe());
         }
+        // R2C of 2^16: pass B (128 rows k2 of 256 points, 64 a block) writes the packed half
+        // spectrum, each block's columns beside their mirror images (32 pairs a block).
+        let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 16, 3), H200).unwrap();
+        let second = &r.passes[0].recipe;
+        assert_eq!((r.passes.len(), second.blocks()), (1, 3 * 2));
+        assert_eq!(ClusterSplit::packed_columns(second), Some(128));
+        assert!(second.cluster.as_ref().unwrap().first.io.as_ref().unwrap().packed().is_none());
         // In place too: a cluster reads all its array before it writes any of it.
         assert_eq!(FftNdRecipe::design(FftNdProblem::c2c_1d(1 << 15, 2).in_place(), H200).unwrap().passes.len(), 1);
     }

@@ -1315,8 +1315,10 @@ impl FftRecipe {
     /// Blocks in the launch.
     pub fn blocks(&self) -> usize {
         match self.packed_blocks() {
-            Some(p) => p.blocks(),
-            None => self.problem.batch.div_ceil(self.tuning.transforms_per_block as usize),
+            // A cluster's packed side lies in its blocks as `ClusterSplit::packed_columns` says: half
+            // an array's rows a block, as its plain rows do.
+            Some(p) if self.cluster.is_none() => p.blocks(),
+            _ => self.problem.batch.div_ceil(self.tuning.transforms_per_block as usize),
         }
     }
 

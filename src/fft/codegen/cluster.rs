@@ -36,7 +36,8 @@ pub(super) fn cluster_kernel(second: &FftRecipe, split: &ClusterSplit) -> String
     a.helpers(computed, &radices, second.tuning.codelet_split, second.tuning.rader_codelets);
     let k = Cluster::of(second, split);
     k.dialect(&mut a);
-    // Pass A's reads and twiddle; pass B's writes (each with its own tables' offsets).
+    // Pass A's reads and twiddle; pass B's writes (each with its own tables' offsets), R2C's
+    // packed half spectrum with its columns across the two blocks.
     offset_function(&mut a.w, "input_offset", &io_a.input());
     a.coefficient_function("input_coefficient", io_a, side_index(&io_a.input_values, &io_a.input_chirp));
     a.read_value_function(io_a);
@@ -46,6 +47,9 @@ pub(super) fn cluster_kernel(second: &FftRecipe, split: &ClusterSplit) -> String
     b.step_index_function(io_b);
     b.coefficient_function("output_coefficient", io_b, side_index(&io_b.output_values, &io_b.output_chirp));
     b.write_value_function(io_b);
+    if let Some(columns) = k.packed {
+        b.cluster_packed_functions(io_b, columns);
+    }
     k.kernel(&mut a, &mut b, io_a, io_b);
     b.w.finish()
 }
@@ -69,6 +73,9 @@ struct Cluster {
     first_tables: usize,
     /// Distance between pass A's rows in shared memory (`ClusterSplit::first_row_stride`).
     a_stride: usize,
+    /// The columns of pass B's packed half spectrum, if it writes one
+    /// (`ClusterSplit::packed_columns`).
+    packed: Option<usize>,
     name: String,
 }
 
@@ -87,6 +94,7 @@ impl Cluster {
             per_block: second.shared_values(),
             first_tables: TableLayout::of(second).total,
             a_stride: split.first_row_stride(),
+            packed: ClusterSplit::packed_columns(second),
             name: second.kernel_name(),
         }
     }
@@ -147,7 +155,7 @@ impl Cluster {
         w.line("(void)batch;");
         std::mem::swap(&mut a.w, &mut b.w);
         let what = format!("pass A: the block's {m} rows n1 (x[n1 + {} n2] over n2), rows {} apart", self.n1, self.a_stride);
-        Self::phase_head(a, &what, &format!("(row) * {}u + (i)", self.a_stride), self.first_tables);
+        Self::phase_head(a, &what, &format!("(row) * {}u + (i)", self.a_stride), self.first_tables, false);
         a.load_rows(io_a);
         a.w.line("BARRIER();");
         a.core(Source::Shared, Sink::Shared);
@@ -156,19 +164,27 @@ impl Cluster {
         a.w.line("CLUSTER_BARRIER();   /* every block's pass A is done */");
         std::mem::swap(&mut a.w, &mut b.w);
         let what = format!("pass B: the block's {p} rows k2 (of {} an array), over n1, X[k2 + {} k1] written", self.n2, self.n2);
-        Self::phase_head(b, &what, &format!("(i) * {}u + (row)", interleaved_stride(b.r)), 0);
+        Self::phase_head(b, &what, &format!("(i) * {}u + (row)", interleaved_stride(b.r)), 0, self.packed.is_some());
+        // Row k2 of the block's row `row`: a packed side's column of its slot.
+        let (k2, k2_text) = match self.packed {
+            Some(_) => ("(u32)packed_column(group, row)".to_string(), "packed_column(group, row)".to_string()),
+            None => (format!("rank * {p}u + (row)"), format!("rank {p} + row")),
+        };
         b.w.comment(&[
-            &format!("its first pass reads value n1 of row k2 = rank {p} + row from block n1 / {m}, row n1 % {m} there,"),
+            &format!("its first pass reads value n1 of row k2 = {k2_text} from block n1 / {m}, row n1 % {m} there,"),
             &format!("times the four-step twiddle e^(-2 pi i n1 k2/{}) (pass A's tables)", self.n1 * self.n2),
         ]);
         b.w.line(format!("const GLOBAL cplx* RESTRICT peer_tables = all_tables + {}u;", self.first_tables));
         b.w.line(format!(
-            "#define SH_PEER(row, i) cmul(PEER_VALUE((i) / {m}u, (i) % {m}u * {}u + rank * {p}u + (row)), step_twiddle(peer_tables, (u64)(i) * (rank * {p}u + (row))))",
+            "#define SH_PEER(row, i) cmul(PEER_VALUE((i) / {m}u, (i) % {m}u * {}u + {k2}), step_twiddle(peer_tables, (u64)(i) * ({k2})))",
             self.a_stride
         ));
         b.core(Source::Peer, Sink::Shared);
         b.w.line("#undef SH_PEER");
-        b.store_rows(io_b);
+        match self.packed {
+            Some(_) => b.store_packed_rows(io_b, |slot| format!("packed_mirror(group, {slot})")),
+            None => b.store_rows(io_b),
+        }
         b.w.line("#undef SH");
         b.w.close();
         b.w.close();
@@ -176,15 +192,25 @@ impl Cluster {
 
     /// Opens a pass's scope: its SH layout (`at`, the index of value i of row `row`), its
     /// tables (`tables_at` values into the plan's: pass B's first, then pass A's), and the
-    /// strided kernel's `s`, `t`, `first`, `rows` and `b` for this block.
-    fn phase_head(k: &mut KernelWriter, what: &str, at: &str, tables_at: usize) {
+    /// strided kernel's `s`, `t`, `first`, `rows` and `b` for this block (a packed side:
+    /// `group`, the block, for `packed_row` and its kin, in place of `first`).
+    fn phase_head(k: &mut KernelWriter, what: &str, at: &str, tables_at: usize, packed: bool) {
         let rows = k.r.tuning.transforms_per_block;
         k.w.comment(&[what]);
         k.w.open_scope();
         k.w.line(format!("#define SH(row, i) sh[{at}]"));
         let tables = if tables_at == 0 { "all_tables".to_string() } else { format!("all_tables + {tables_at}u") };
         k.w.line(format!("const GLOBAL cplx* RESTRICT tables = {tables};"));
-        k.block_rows("block", &format!("{rows}u"));
+        if packed {
+            k.w.line(format!("const u32 s = tid % {rows}u;   /* the block's slot this thread works on */"));
+            k.w.line(format!("const u32 t = tid / {rows}u;   /* thread within the row's group */"));
+            k.w.line("const u64 group = block;   /* 2 x array + rank */");
+            k.w.line(format!("const u32 rows = {rows}u;   /* every slot holds a row (packed_column) */"));
+            k.w.line("const u64 b = packed_row(group, s);   /* this thread's row */");
+            k.w.line("(void)t; (void)b;");
+        } else {
+            k.block_rows("block", &format!("{rows}u"));
+        }
         k.w.line("(void)tables; (void)rows;");
     }
 }
@@ -212,5 +238,23 @@ mod tests {
         let (peer, barrier) = (body.find("= SH_PEER(s, ").unwrap(), body.find("CLUSTER_BARRIER();   /* every block has read").unwrap());
         assert!(peer < barrier && body.matches("CLUSTER_BARRIER();").count() == 2);
         assert!(body.contains("write_value(out_row, tables, step, k0, "));
+    }
+
+    #[test]
+    fn r2c_clusters_write_each_column_beside_its_mirror_image_once() {
+        // 2^16 reals: pass B's 128 columns k2 across the two blocks, 64 slots each: block
+        // rank's slot s < 32 is column 32 rank + s, slot 63 - s its mirror image 128 - (32 rank
+        // + s), but block 0's slot 63 is column 64 (its own mirror image, as column 0 is).
+        let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 16, 1), DeviceLimits::H200).unwrap();
+        let body = fft_source(&r.passes[0].recipe).body;
+        assert!(body.contains("const u64 k = (group % 2u) * 32u + (slot < 32u ? slot : 63u - slot);"), "{body}");
+        assert!(body.contains("return k == 0 ? 64u : 128u - k;"));
+        assert!(body.contains("return k == 0 || 2 * k == 128u ? slot : 63u - slot;"));
+        // Pass B reads value n1 of its column k2 from the peers, and writes X[g] from its own
+        // slot and its mirror slot; X[m] once, from column 0.
+        assert!(body.contains("PEER_VALUE((i) / 128u, (i) % 128u * 129u + (u32)packed_column(group, row))"));
+        assert!(body.contains("write_packed(out_row, tables, k0, i, SH(s, i), SH(packed_mirror(group, s), k0 == 0 ? (256u - i) % 256u : 255u - i), sign, scale);"));
+        assert!(body.contains("return true;   /* every column lies in one slot */"));
+        assert!(body.contains("if (g == 0) row[(u64)256u * 128u] = "));
     }
 }

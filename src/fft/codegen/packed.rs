@@ -9,6 +9,13 @@
 //! Slot s < pairs holds column K = tile * pairs + s, slot 2 pairs - 1 - s its mirror image.
 //! Columns 0 and P/2 are their own mirror images: their second copy is read but never
 //! written, as are the copies of column P/2 that pad the last tile (`packed_writes`).
+//!
+//! Across a cluster of two blocks (`ClusterSplit::packed_columns`, codegen/cluster.rs) an array's P
+//! columns lie in its two blocks' P/2 slots each, once: block `rank` holds columns
+//! rank Q + s in slots s < Q = P/4 and their mirror images in slots 2Q - 1 - s, but block 0's
+//! slot 2Q - 1 holds column P/2, which like column 0 (its slot 0) is its own mirror image
+//! (`cluster_packed_functions`). R2C's pass B writes its half spectrum so; C2R's pass A is
+//! not run across a cluster (nd_recipe.rs, `Planner::cluster`).
 
 use super::strided::{digit_root, element_type, row_start};
 use super::KernelWriter;
@@ -41,6 +48,13 @@ impl KernelWriter<'_> {
         self.w.line(format!("const u64 k = (group % {tiles}u) * {pairs}u + low;"));
         self.w.line(format!("return k <= {}u && (slot < {pairs}u || (k != 0 && 2 * k != {p}u));", p / 2));
         self.w.close();
+        self.packed_value_functions(io, p);
+    }
+
+    /// `packed_root`, and `join_packed` (C2R) or `write_packed` (R2C) for a side of
+    /// `columns` columns.
+    fn packed_value_functions(&mut self, io: &StridedIo, columns: usize) {
+        let packed = io.packed().expect("a packed side");
         let digits = RootDigits::of(packed.len);
         self.w.comment(&[&format!("w^m = e^(-2 pi i m/{}), m < {}", packed.len, packed.len)]);
         self.w.open("DEVICE_FN cplx packed_root(const GLOBAL cplx* RESTRICT tables, u64 m)");
@@ -48,8 +62,39 @@ impl KernelWriter<'_> {
         self.w.close();
         match (&io.input_values, &io.output_values) {
             (Values::Packed(_), _) => self.join_packed_function(),
-            _ => self.write_packed_function(io, packed, blocks),
+            _ => self.write_packed_function(io, packed, columns),
         }
+    }
+
+    /// The packed side of a cluster's pass B (R2C; see the module's text), its P = `columns`
+    /// columns across two blocks (`group` = 2 array + rank) of P/2 slots: `packed_column`,
+    /// `packed_row`, `packed_writes` (every slot), `packed_mirror` (the slot of a slot's
+    /// mirror column), and the value functions.
+    pub(super) fn cluster_packed_functions(&mut self, io: &StridedIo, columns: usize) {
+        let (p, q) = (columns, columns / 4);
+        let packed = io.packed().expect("a packed side");
+        self.w.comment(&[
+            &format!("A packed real axis of {} reals as {} complex pairs, its {p} columns across a cluster of two blocks:", packed.len, packed.len / 2),
+            &format!("block rank holds columns rank {q} + s in slots s < {q} and their mirror images {p} - (rank {q} + s) in slots {} - s;", 2 * q - 1),
+            &format!("block 0's slot {} holds column {}, which is its own mirror image, as column 0 (slot 0) is.", 2 * q - 1, p / 2),
+        ]);
+        self.w.open("DEVICE_FN u64 packed_column(u64 group, u32 slot)");
+        self.w.line(format!("const u64 k = (group % 2u) * {q}u + (slot < {q}u ? slot : {}u - slot);", 2 * q - 1));
+        self.w.line(format!("if (slot < {q}u) return k;"));
+        self.w.line(format!("return k == 0 ? {}u : {p}u - k;", p / 2));
+        self.w.close();
+        self.w.open("DEVICE_FN u64 packed_row(u64 group, u32 slot)");
+        self.w.line(format!("return (group / 2u) * {p}u + packed_column(group, slot);   /* the array, then the column */"));
+        self.w.close();
+        self.w.open("DEVICE_FN bool packed_writes(u64 group, u32 slot)");
+        self.w.line("(void)group; (void)slot;");
+        self.w.line("return true;   /* every column lies in one slot */");
+        self.w.close();
+        self.w.open("DEVICE_FN u32 packed_mirror(u64 group, u32 slot)");
+        self.w.line("const u64 k = packed_column(group, slot);");
+        self.w.line(format!("return k == 0 || 2 * k == {p}u ? slot : {}u - slot;", 2 * q - 1));
+        self.w.close();
+        self.packed_value_functions(io, columns);
     }
 
     /// C2R: `join_packed(a, b, r, sign)`, the value Z = (a + conj b) + i r (a - conj b) the
@@ -65,15 +110,15 @@ impl KernelWriter<'_> {
 
     /// R2C: `write_packed(row, tables, k0, i, z, zm, sign, scale)`, which stores X[g] of value
     /// i of a row of column k0 from z = Z[g] and zm = Z[m - g] (and X[m] from Z[0]).
-    fn write_packed_function(&mut self, io: &StridedIo, packed: &PackedAxis, blocks: PackedBlocks) {
-        let n = packed.len / 2 / blocks.columns;
+    fn write_packed_function(&mut self, io: &StridedIo, packed: &PackedAxis, columns: usize) {
+        let n = packed.len / 2 / columns;
         let half = self.lit.real(0.5);
         let stride = io.output_stride;
         self.w.open(format!(
             "DEVICE_FN void write_packed(GLOBAL {}* row, const GLOBAL cplx* RESTRICT tables, u64 k0, u32 i, cplx z, cplx zm, real sign, real scale)",
             element_type(&io.output_values)
         ));
-        self.w.line(format!("const u64 g = k0 + (u64)i * {}u;   /* the coefficient */", blocks.columns));
+        self.w.line(format!("const u64 g = k0 + (u64)i * {columns}u;   /* the coefficient */"));
         self.w.line("z.y *= sign; zm.y *= sign;   /* Z[g], Z[m-g] (inverse: conj on the way out) */");
         self.w.line(format!("const cplx e = MAKE_CPLX((z.x + zm.x) * {half}, (z.y - zm.y) * {half});   /* (Z[g] + conj Z[m-g]) / 2: the even reals' spectrum */"));
         self.w.line(format!("const cplx o = MAKE_CPLX((z.x - zm.x) * {half}, (z.y + zm.y) * {half});   /* (Z[g] - conj Z[m-g]) / 2: i times the odd reals' */"));
@@ -141,10 +186,10 @@ impl KernelWriter<'_> {
         format!("{column} == 0 ? ({n}u - i) % {n}u : {}u - i", n - 1)
     }
 
-    /// R2C: the block's transformed rows written as X[g], each value with its mirror image.
-    pub(super) fn store_packed_rows(&mut self, io: &StridedIo, blocks: PackedBlocks) {
+    /// R2C: the block's transformed rows written as X[g], each value with its mirror image
+    /// (in the slot `mirror_slot` of a slot gives: for tiles of pairs, 2 pairs - 1 - slot).
+    pub(super) fn store_packed_rows(&mut self, io: &StridedIo, mirror_slot: impl Fn(&str) -> String) {
         let n = self.r.core.len();
-        let other = 2 * blocks.pairs - 1;
         let buffer = self.buffers.row;
         let output = io.output();
         self.w.comment(&["store: X[g] from Z[g] and Z[m-g] (the mirror slot's value n-1-i; column 0's (n-i) mod n)"]);
@@ -155,14 +200,14 @@ impl KernelWriter<'_> {
                 w.line(format!(
                     "if (packed_writes(group, row)) write_packed(out + {start}, tables, k0, i, {}, {}, sign, scale);",
                     Self::sh(buffer, "row", "i"),
-                    Self::sh(buffer, &format!("{other}u - row"), &Self::mirror_value(n, "k0"))
+                    Self::sh(buffer, &mirror_slot("row"), &Self::mirror_value(n, "k0"))
                 ));
             }),
             None => {
                 self.w.line(format!("GLOBAL {}* out_row = out + output_offset(b);", element_type(&io.output_values)));
                 self.w.line("const u64 k0 = output_coefficient(b);   /* the row's column */");
                 self.w.line("const bool writes = packed_writes(group, s);");
-                let (sh_here, sh_other) = (Self::sh(buffer, "s", "i"), Self::sh(buffer, &format!("{other}u - s"), &Self::mirror_value(n, "k0")));
+                let (sh_here, sh_other) = (Self::sh(buffer, "s", "i"), Self::sh(buffer, &mirror_slot("s"), &Self::mirror_value(n, "k0")));
                 self.own_row(n, self.r.tuning.threads_per_transform, |i| {
                     debug_assert_eq!(i, "i");
                     format!("if (writes) write_packed(out_row, tables, k0, i, {sh_here}, {sh_other}, sign, scale);")

@@ -90,7 +90,10 @@ impl KernelWriter<'_> {
         let source = if direct_in { Source::OwnRow } else { Source::Shared };
         self.core(source, if direct_out { Sink::OwnRow } else { Sink::Shared });
         match packed {
-            Some(blocks) if matches!(io.output_values, Values::Packed(_)) => self.store_packed_rows(io, blocks),
+            Some(blocks) if matches!(io.output_values, Values::Packed(_)) => {
+                let other = 2 * blocks.pairs - 1;
+                self.store_packed_rows(io, |slot| format!("{other}u - {slot}"))
+            }
             _ if direct_out => {}
             _ => self.store_rows(io),
         }
