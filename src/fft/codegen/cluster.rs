@@ -167,7 +167,7 @@ impl Cluster {
         Self::phase_head(b, &what, &format!("(i) * {}u + (row)", interleaved_stride(b.r)), 0, self.packed.is_some());
         // Row k2 of the block's row `row`: a packed side's column of its slot.
         let (k2, k2_text) = match self.packed {
-            Some(_) => ("(u32)packed_column(group, row)".to_string(), "packed_column(group, row)".to_string()),
+            Some(_) => ("packed_column(group, row)".to_string(), "packed_column(group, row)".to_string()),
             None => (format!("rank * {p}u + (row)"), format!("rank {p} + row")),
         };
         b.w.comment(&[
@@ -247,12 +247,12 @@ mod tests {
         // + s), but block 0's slot 63 is column 64 (its own mirror image, as column 0 is).
         let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 16, 1), DeviceLimits::H200).unwrap();
         let body = fft_source(&r.passes[0].recipe).body;
-        assert!(body.contains("const u64 k = (group % 2u) * 32u + (slot < 32u ? slot : 63u - slot);"), "{body}");
+        assert!(body.contains("const u32 k = (u32)(group % 2u) * 32u + (slot < 32u ? slot : 63u - slot);"), "{body}");
         assert!(body.contains("return k == 0 ? 64u : 128u - k;"));
         assert!(body.contains("return k == 0 || 2 * k == 128u ? slot : 63u - slot;"));
         // Pass B reads value n1 of its column k2 from the peers, and writes X[g] from its own
         // slot and its mirror slot; X[m] once, from column 0.
-        assert!(body.contains("PEER_VALUE((i) / 128u, (i) % 128u * 129u + (u32)packed_column(group, row))"));
+        assert!(body.contains("PEER_VALUE((i) / 128u, (i) % 128u * 129u + packed_column(group, row))"));
         assert!(body.contains("write_packed(out_row, tables, k0, i, SH(s, i), SH(packed_mirror(group, s), k0 == 0 ? (256u - i) % 256u : 255u - i), sign, scale);"));
         assert!(body.contains("return true;   /* every column lies in one slot */"));
         assert!(body.contains("if (g == 0) row[(u64)256u * 128u] = "));

@@ -33,9 +33,11 @@ impl KernelWriter<'_> {
             &format!("A packed real axis of {} reals as {} complex pairs: each block takes columns K <= {} of one", packed.len, packed.len / 2, p / 2),
             &format!("array ({pairs} a block, slots 0..{pairs}) and their mirror images {p} - K (slots {} down to {pairs}).", 2 * pairs - 1),
         ]);
-        self.w.open("DEVICE_FN u64 packed_column(u64 group, u32 slot)");
+        // In 32 bits past the tile (P is at most the axis's length): the index math runs for
+        // every value a thread stores.
+        self.w.open("DEVICE_FN u32 packed_column(u64 group, u32 slot)");
         self.w.line(format!("const u32 low = slot < {pairs}u ? slot : {}u - slot;", 2 * pairs - 1));
-        self.w.line(format!("u64 k = (group % {tiles}u) * {pairs}u + low;"));
+        self.w.line(format!("u32 k = (u32)(group % {tiles}u) * {pairs}u + low;"));
         self.w.line(format!("if (k > {0}u) k = {0}u;   /* past the last column: a copy of column {0}, never written */", p / 2));
         self.w.line(format!("return slot < {pairs}u ? k : ({p}u - k) % {p}u;"));
         self.w.close();
@@ -45,7 +47,7 @@ impl KernelWriter<'_> {
         self.w.comment(&["Whether a slot writes its row: columns past P/2 and the second copies of columns 0 and P/2 do not."]);
         self.w.open("DEVICE_FN bool packed_writes(u64 group, u32 slot)");
         self.w.line(format!("const u32 low = slot < {pairs}u ? slot : {}u - slot;", 2 * pairs - 1));
-        self.w.line(format!("const u64 k = (group % {tiles}u) * {pairs}u + low;"));
+        self.w.line(format!("const u32 k = (u32)(group % {tiles}u) * {pairs}u + low;"));
         self.w.line(format!("return k <= {}u && (slot < {pairs}u || (k != 0 && 2 * k != {p}u));", p / 2));
         self.w.close();
         self.packed_value_functions(io, p);
@@ -78,8 +80,8 @@ impl KernelWriter<'_> {
             &format!("block rank holds columns rank {q} + s in slots s < {q} and their mirror images {p} - (rank {q} + s) in slots {} - s;", 2 * q - 1),
             &format!("block 0's slot {} holds column {}, which is its own mirror image, as column 0 (slot 0) is.", 2 * q - 1, p / 2),
         ]);
-        self.w.open("DEVICE_FN u64 packed_column(u64 group, u32 slot)");
-        self.w.line(format!("const u64 k = (group % 2u) * {q}u + (slot < {q}u ? slot : {}u - slot);", 2 * q - 1));
+        self.w.open("DEVICE_FN u32 packed_column(u64 group, u32 slot)");
+        self.w.line(format!("const u32 k = (u32)(group % 2u) * {q}u + (slot < {q}u ? slot : {}u - slot);", 2 * q - 1));
         self.w.line(format!("if (slot < {q}u) return k;"));
         self.w.line(format!("return k == 0 ? {}u : {p}u - k;", p / 2));
         self.w.close();
@@ -91,7 +93,7 @@ impl KernelWriter<'_> {
         self.w.line("return true;   /* every column lies in one slot */");
         self.w.close();
         self.w.open("DEVICE_FN u32 packed_mirror(u64 group, u32 slot)");
-        self.w.line("const u64 k = packed_column(group, slot);");
+        self.w.line("const u32 k = packed_column(group, slot);");
         self.w.line(format!("return k == 0 || 2 * k == {p}u ? slot : {}u - slot;", 2 * q - 1));
         self.w.close();
         self.packed_value_functions(io, columns);
