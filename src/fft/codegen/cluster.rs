@@ -202,12 +202,7 @@ impl Cluster {
         let tables = if tables_at == 0 { "all_tables".to_string() } else { format!("all_tables + {tables_at}u") };
         k.w.line(format!("const GLOBAL cplx* RESTRICT tables = {tables};"));
         if packed {
-            k.w.line(format!("const u32 s = tid % {rows}u;   /* the block's slot this thread works on */"));
-            k.w.line(format!("const u32 t = tid / {rows}u;   /* thread within the row's group */"));
-            k.w.line("const u64 group = block;   /* 2 x array + rank */");
-            k.w.line(format!("const u32 rows = {rows}u;   /* every slot holds a row (packed_column) */"));
-            k.w.line("const u64 b = packed_row(group, s);   /* this thread's row */");
-            k.w.line("(void)t; (void)b;");
+            k.packed_block_rows("block");
         } else {
             k.block_rows("block", &format!("{rows}u"));
         }

@@ -130,13 +130,13 @@ impl KernelWriter<'_> {
         self.w.close();
     }
 
-    /// `s`, `t`, `group`, `rows` and `b` for a packed pass (see `block_rows`): every slot
-    /// holds a row.
-    pub(super) fn packed_block_rows(&mut self) {
+    /// `s`, `t`, `group` (the block, `group`: an expression), `rows` and `b` for a packed pass
+    /// (see `block_rows`): every slot holds a row.
+    pub(super) fn packed_block_rows(&mut self, group: &str) {
         let tpb = self.r.tuning.transforms_per_block;
         self.w.line(format!("const u32 s = tid % {tpb}u;   /* the block's slot this thread works on: neighbours take neighbouring rows */"));
         self.w.line(format!("const u32 t = tid / {tpb}u;   /* thread within the row's group */"));
-        self.w.line("const u64 group = (u64)GROUP_ID();");
+        self.w.line(format!("const u64 group = {group};"));
         self.w.line(format!("const u32 rows = {tpb}u;   /* every slot holds a row (packed_column) */"));
         self.w.line("const u64 b = packed_row(group, s);   /* this thread's row */");
         self.w.line("(void)t; (void)b; (void)batch;");

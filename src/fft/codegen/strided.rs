@@ -60,7 +60,7 @@ impl KernelWriter<'_> {
         self.w.line("const u32 tid = LOCAL_ID();");
         match packed {
             None => self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)")),
-            Some(_) => self.packed_block_rows(),
+            Some(_) => self.packed_block_rows("(u64)GROUP_ID()"),
         }
         if let Some(c) = &io.between {
             self.w.line(format!("const u64 f0 = filter_coefficient(b);   /* value k of the row is g = f0 + k * {} along the convolution */", c.at.row));
