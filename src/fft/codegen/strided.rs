@@ -67,22 +67,18 @@ impl KernelWriter<'_> {
         }
         // Sides of columns go straight between global memory and the core's first and last
         // passes (direct_io, `FftRecipe::with_direct_columns`); the rest are staged.
+        // (A packed input side, C2R's, is joined with its mirror image as it is read.)
         let (direct_in, direct_out) = (r.reads_columns_directly(), r.writes_columns_directly());
-        if direct_in {
-            self.w.comment(&[&format!("load: {}, in the core's first pass", Self::side_text(&io.input()))]);
-            self.own_input_row(io);
-        } else {
-            self.load_rows(io);
-        }
-        let joined = packed.filter(|_| matches!(io.input_values, Values::Packed(_)));
-        if let Some(blocks) = joined {
-            self.load_packed_nyquist(io, blocks);
-        }
-        if !direct_in {
-            self.w.line("BARRIER();");
-        }
-        if let Some(blocks) = joined {
-            self.join_packed_pairs(blocks);
+        match packed.filter(|_| matches!(io.input_values, Values::Packed(_))) {
+            Some(blocks) => self.load_join_packed_pairs(io, blocks),
+            None if direct_in => {
+                self.w.comment(&[&format!("load: {}, in the core's first pass", Self::side_text(&io.input()))]);
+                self.own_input_row(io);
+            }
+            None => {
+                self.load_rows(io);
+                self.w.line("BARRIER();");
+            }
         }
         if direct_out {
             self.w.comment(&[&format!("store: {}, in the core's last pass", Self::side_text(&io.output()))]);
@@ -576,9 +572,11 @@ mod tests {
         let r = FftNdRecipe::design(FftNdProblem::c2r_1d(1 << 20, 1), H200).unwrap();
         let first = fft_source(&r.passes[0].recipe).body;
         assert!(first.contains("return slot < 8u ? k : (1024u - k) % 1024u;"), "{first}");
-        assert!(first.contains("sh[16u] = in[input_offset(packed_row(group, 0)) + (u64)512u * 1024u];   /* X[m] */"));
+        assert!(first.contains("x = x_row[(u64)(col == 0 && i == 0 ? 512u : ip) * 1024u];   /* X[m] (value n of column 0) beside X[0] */"));
+        assert!(first.contains("const u32 ip = col == 0 ? (512u - i) % 512u : 511u - i;"));
         assert!(first.contains("SH(slot, i) = join_packed(a, x, cconj(w), sign);"));
-        assert!(first.contains("if (col != 0 && 2 * col != 1024u) SH(other, ip) = join_packed(x, a, MAKE_CPLX(-w.x, -w.y), sign);"));
+        assert!(first.contains("const bool pair = col != 0 && 2 * col != 1024u;"));
+        assert!(first.contains("if (pair) SH(other, ip) = join_packed(x, a, MAKE_CPLX(-w.x, -w.y), sign);"));
         assert!(first.contains("if (packed_writes(group, row)) write_value(") || first.contains("if (packed_writes(group, s)) write_value("));
         let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 20, 1), H200).unwrap();
         let last = fft_source(&r.passes[1].recipe).body;
