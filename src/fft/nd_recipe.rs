@@ -1195,9 +1195,9 @@ pub fn axis_cost(n: usize, strided: bool) -> (f64, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fft::cluster::ClusterSplit;
     use crate::fft::codegen::fft_source;
     use crate::fft::recipe::Core;
-    use crate::fft::cluster::ClusterSplit;
 
     const H200: DeviceLimits = DeviceLimits::H200;
 

@@ -148,8 +148,8 @@ impl KernelWriter<'_> {
     /// into shared memory; one thread a pair, each thread on one slot below `pairs` (the
     /// block's threads are a multiple of its 2 pairs rows), so that the loads of all its
     /// trips can issue together. Columns 0 and P/2 are their own mirror images: their other
-    /// copy (and the copies of column P/2 that pad the last tile) is never read, joined or
-    /// written. Against a load and then a join in shared memory, same-run A/B on an H100
+    /// copy (and the copies of column P/2 that pad the last tile) is not read, but zeroed, and
+    /// never written. Against a load and then a join in shared memory, same-run A/B on an H100
     /// (sixty-sixth session): C2R 2^16..2^24 f32 1.02x-1.135x, f64 1.00x-1.07x.
     pub(super) fn load_join_packed_pairs(&mut self, io: &StridedIo, blocks: PackedBlocks) {
         let n = self.r.core.len();
@@ -177,6 +177,7 @@ impl KernelWriter<'_> {
         self.w.line(format!("const cplx w = packed_root(tables, col + (u64)i * {p}u);   /* w^g */"));
         self.w.line("SH(slot, i) = join_packed(a, x, cconj(w), sign);");
         self.w.line("if (pair) SH(other, ip) = join_packed(x, a, MAKE_CPLX(-w.x, -w.y), sign);   /* w^-(m-g) = -w^g */");
+        self.w.line("else SH(other, ip) = MAKE_CPLX(0, 0);   /* a copy: transformed, never written */");
         self.w.close();
         self.w.close();
         self.w.close();

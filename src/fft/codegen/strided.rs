@@ -577,6 +577,7 @@ mod tests {
         assert!(first.contains("SH(slot, i) = join_packed(a, x, cconj(w), sign);"));
         assert!(first.contains("const bool pair = col != 0 && 2 * col != 1024u;"));
         assert!(first.contains("if (pair) SH(other, ip) = join_packed(x, a, MAKE_CPLX(-w.x, -w.y), sign);"));
+        assert!(first.contains("else SH(other, ip) = MAKE_CPLX(0, 0);"), "columns 0 and 512's copies: zeroed, never read");
         assert!(first.contains("if (packed_writes(group, row)) write_value(") || first.contains("if (packed_writes(group, s)) write_value("));
         let r = FftNdRecipe::design(FftNdProblem::r2c_1d(1 << 20, 1), H200).unwrap();
         let last = fft_source(&r.passes[1].recipe).body;
