@@ -547,6 +547,11 @@ fn f64_shapes_and_long_lengths() {
         check::<f64>(&device, FftNdProblem::c2c(&[97, 4], &[0]).f64());
         check::<f64>(&device, FftNdProblem::c2c_1d(6000, 2).f64());
         check::<f64>(&device, FftNdProblem::c2c(&[2048, 3], &[0]).f64().in_place());
+        // Two passes whose first one's last radix (16) applies the four-step twiddles
+        // grouped, A G[a] F[c] (codegen/strided.rs, `StepTwiddleGroups`), as f64 passes do on
+        // every device.
+        check::<f64>(&device, FftNdProblem::c2c(&[1, 1 << 15, 3], &[1]).f64());
+        check::<f64>(&device, FftNdProblem::c2c_1d(1 << 16, 2).f64());
     }
 }
 

@@ -80,6 +80,8 @@ enum Finish {
     /// Rader, after the second: value k is X[g^-k] - x[0], conjugated back; it goes to slot
     /// g^-k of its DFT's p values (from the table at `indices`), and X[0] to slot 0.
     RaderScatter { indices: usize, len: usize },
+    /// A strided pass's four-step twiddle, grouped (codegen/strided.rs).
+    StepTwiddle(super::strided::StepTwiddleGroups),
 }
 
 /// One Stockham pass, as `stockham` hands it to the writers of its reads and writes: only
@@ -129,7 +131,10 @@ impl KernelWriter<'_> {
         match self.r.core.clone() {
             Core::Stockham { .. } => match self.r.io.as_ref().and_then(|io| io.between.as_ref()) {
                 Some(filter) => self.filtered_pair(&stages[0], filter.at.row, source, sink),
-                None => self.stockham(&stages[0], source, sink, Finish::None),
+                None => {
+                    let finish = self.step_twiddle_in_core.map_or(Finish::None, Finish::StepTwiddle);
+                    self.stockham(&stages[0], source, sink, finish)
+                }
             },
             Core::Bluestein { len, factor, conv_len, .. } => {
                 let (chirp, filter) = (self.tables.chirp, self.tables.filter);
@@ -447,6 +452,7 @@ impl KernelWriter<'_> {
                 let (at, spare) = (Self::sh(p.dst, "s", &slot), Self::sh(self.buffers.spare, "s", &format!("{len}u + u")));
                 self.w.line(format!("if (o == 0) {at} = {spare};   /* X[0] */"));
             }
+            Finish::StepTwiddle(groups) => self.step_twiddle_groups(groups),
             _ => {}
         }
         if let Some(next) = p.then {
@@ -533,6 +539,7 @@ impl KernelWriter<'_> {
             Finish::PassFilter { filter, row } => format!("cconj(cmul({v}, tables[{filter}u + f0 + (u64)(o + {c}u) * {row}u]))"),
             Finish::Chirp { chirp, .. } => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + c),
             Finish::RaderScatter { .. } => format!("cadd(x0[{q}], cconj({v}))"),
+            Finish::StepTwiddle(groups) => groups.apply(v, c),
             Finish::None => v.to_string(),
         }
     }
