@@ -66,13 +66,16 @@ const ONE_BLOCK_SHARED_BYTES: u64 = 114 * 1024;
 impl StepTwiddleGroups {
     /// Where a strided pass groups its twiddles: a plain Stockham core (whose last pass writes
     /// value x of the row as x), no filter between two transforms, no packed side (whose
-    /// blocks hold rows in slots), a last radix of at least 8; in f32, one block a
-    /// multiprocessor.
+    /// blocks hold rows in slots), a last radix of at least 8; one block a multiprocessor,
+    /// or in f64 a last radix of at least 16.
     pub(super) fn of(r: &FftRecipe, io: &StridedIo) -> Option<Self> {
         let tw = io.twiddle?;
         let Core::Stockham { len, radices } = &r.core else { return None };
         let radix = *radices.last()?;
-        let pays = r.problem.precision == Precision::F64 || r.shared_bytes() > ONE_BLOCK_SHARED_BYTES;
+        // f64 passes of several blocks a multiprocessor group only from radix 16 (2^16's
+        // 256-point passes ran 1.022x), not radix 8: 2^22's 128-point f64 passes ran 0.994x,
+        // their registers up from 86 to 124 (scripts/sass.py) for 5 twiddles instead of 8.
+        let pays = r.shared_bytes() > ONE_BLOCK_SHARED_BYTES || (r.problem.precision == Precision::F64 && radix >= 16);
         if io.between.is_some() || r.packed_blocks().is_some() || radix < GROUPED_TWIDDLE_MIN_RADIX || !pays {
             return None;
         }
