@@ -162,6 +162,45 @@ fn no_device_at_all_says_what_to_install() {
     assert!(err.contains("no compute device found") && err.contains("pocl-opencl-icd"), "{err}");
 }
 
+/// `COALESCE_REPLACE_KERNELS=DIR`: a file there named as a kernel (as `COALESCE_DUMP_KERNELS`
+/// writes them) is compiled instead of that kernel's generated source, and stderr says so.
+#[test]
+fn kernels_replaced_from_a_folder_run_instead_of_the_generated_ones() {
+    use coalesce::npy::NpyArray;
+    use coalesce::Complex;
+    let id = common::devices()[0].id();
+    let dir = Scratch::new("replace-kernels");
+    let x: Vec<Complex<f32>> = coalesce::bench::random::random_vec(3 * 20, 5);
+    NpyArray::new(vec![3, 20], &x).unwrap().write(dir.path("x.npy")).unwrap();
+    let fft = |out: &str, var: &str, folder: &str| {
+        let mut c = coalesce(&["--device", &id, "fft", &dir.path("x.npy"), &dir.path(out)]);
+        c.env("COALESCE_CACHE", "off").env_remove("COALESCE_REPLACE_KERNELS").env_remove("COALESCE_DUMP_KERNELS");
+        c.env(var, dir.path(folder)).output().unwrap()
+    };
+    let o = fft("y.npy", "COALESCE_DUMP_KERNELS", "dump");
+    assert!(o.status.success(), "{:?}", text(&o));
+    let dumped: Vec<PathBuf> = std::fs::read_dir(dir.path("dump")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(!dumped.is_empty());
+    let names: Vec<String> = dumped.iter().map(|f| f.file_stem().unwrap().to_str().unwrap().to_owned()).collect();
+    // The dumped sources with a comment added: each one used, said on stderr, the same output.
+    for (folder, edit) in [("edited", true), ("broken", false)] {
+        std::fs::create_dir_all(dir.path(folder)).unwrap();
+        for f in &dumped {
+            let text = if edit { std::fs::read_to_string(f).unwrap() + "\n/* edited by hand */\n" } else { "not a kernel".to_owned() };
+            std::fs::write(dir.path(folder) + "/" + f.file_name().unwrap().to_str().unwrap(), text).unwrap();
+        }
+    }
+    let o = fft("z.npy", "COALESCE_REPLACE_KERNELS", "edited");
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(names.iter().all(|n| err.contains(&format!("kernel {n} from "))), "{err}");
+    assert_eq!(std::fs::read(dir.path("y.npy")).unwrap(), std::fs::read(dir.path("z.npy")).unwrap());
+    // A file that is no kernel: the compile error names the kernel.
+    let o = fft("w.npy", "COALESCE_REPLACE_KERNELS", "broken");
+    let (out, err) = text(&o);
+    assert!(!o.status.success() && names.iter().any(|n| err.contains(n.as_str())), "{out}\n{err}");
+}
+
 /// `coalesce fft` on .npy files: numpy's fft, rfft and irfft semantics (n, norm, batching over
 /// the leading axes), checked against rustfft in f64.
 #[test]

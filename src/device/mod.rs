@@ -22,7 +22,7 @@ pub use launch::{Arg, Grid};
 pub use select::DeviceSpec;
 
 use crate::error::{Error, Result};
-use crate::kernel::cache::{dump_source, hash_parts, DiskCache};
+use crate::kernel::cache::{dump_source, hash_parts, replaced_source, DiskCache};
 use crate::kernel::KernelSource;
 
 /// Which API drives a device.
@@ -265,10 +265,15 @@ impl Device {
     }
 
     fn build_with(&self, source: &KernelSource, look_up: bool) -> Result<Arc<Program>> {
-        let text = source.full_text();
+        let replaced = replaced_source(&source.name, self.backend_source_ext());
+        let text = replaced.as_ref().map_or_else(|| source.full_text(), |(_, text)| text.clone());
         let hash = hash_parts(&[&text, &source.entry_points.join(",")]);
         if look_up && let Some(p) = self.shared.programs.lock().unwrap().get(&hash) {
             return Ok(p.clone());
+        }
+        if let Some((path, _)) = &replaced {
+            // Said once a program, so that a forgotten variable does not pass unseen.
+            eprintln!("coalesce: kernel {} from {} (COALESCE_REPLACE_KERNELS)", source.name, path.display());
         }
         dump_source(&source.name, self.backend_source_ext(), &text);
         let key = &self.shared.compile_key;

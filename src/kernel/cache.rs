@@ -6,7 +6,11 @@
 //! device, driver and compiler versions, the compile options and the full source text, so a
 //! driver or compiler upgrade never loads stale binaries.
 //!
-//! `COALESCE_DUMP_KERNELS=DIR` writes every generated source there before compiling.
+//! `COALESCE_DUMP_KERNELS=DIR` writes every generated source there before compiling;
+//! `COALESCE_REPLACE_KERNELS=DIR` compiles `DIR/<name>.cu` (CUDA) or `DIR/<name>.cl` (OpenCL)
+//! instead of kernel `<name>`'s generated source where that file exists: a kernel edited by
+//! hand runs in the real plans, tests and benchmarks (the files the dump or
+//! `fft_recipes --source` write are the starting point; both dialects are in each).
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +91,19 @@ fn default_cache_dir() -> Option<PathBuf> {
         return Some(PathBuf::from(x).join("coalesce"));
     }
     std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".cache").join("coalesce"))
+}
+
+/// The text of `$COALESCE_REPLACE_KERNELS/<name>.<ext>` (else the file of the other
+/// extension, `cu` or `cl`: each holds both dialects) when that variable is set and the file
+/// exists, with its path.
+pub fn replaced_source(name: &str, ext: &str) -> Option<(PathBuf, String)> {
+    let dir = PathBuf::from(std::env::var_os("COALESCE_REPLACE_KERNELS").filter(|d| !d.is_empty())?);
+    let other = if ext == "cu" { "cl" } else { "cu" };
+    let (path, text) = [ext, other].iter().find_map(|e| {
+        let path = dir.join(format!("{name}.{e}"));
+        std::fs::read_to_string(&path).ok().map(|text| (path, text))
+    })?;
+    Some((path, text))
 }
 
 /// Writes `text` to `$COALESCE_DUMP_KERNELS/<name>.<ext>` when that variable is set.
