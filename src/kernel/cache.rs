@@ -1,4 +1,5 @@
-//! Where compiled kernels are kept between runs, and where generated sources are dumped.
+//! Where compiled kernels are kept between runs, and where generated sources are dumped or
+//! replaced by hand-edited ones.
 //!
 //! Disk cache: `COALESCE_CACHE=DIR` moves it, `COALESCE_CACHE=off` (or `0`, `none`, empty)
 //! turns it off; by default it lives under the user's cache directory
@@ -99,11 +100,10 @@ fn default_cache_dir() -> Option<PathBuf> {
 pub fn replaced_source(name: &str, ext: &str) -> Option<(PathBuf, String)> {
     let dir = PathBuf::from(std::env::var_os("COALESCE_REPLACE_KERNELS").filter(|d| !d.is_empty())?);
     let other = if ext == "cu" { "cl" } else { "cu" };
-    let (path, text) = [ext, other].iter().find_map(|e| {
+    [ext, other].iter().find_map(|e| {
         let path = dir.join(format!("{name}.{e}"));
         std::fs::read_to_string(&path).ok().map(|text| (path, text))
-    })?;
-    Some((path, text))
+    })
 }
 
 /// Writes `text` to `$COALESCE_DUMP_KERNELS/<name>.<ext>` when that variable is set.
