@@ -167,7 +167,10 @@ impl Cluster {
         Self::phase_head(b, &what, &format!("(i) * {}u + (row)", interleaved_stride(b.r)), 0, self.packed.is_some());
         // Row k2 of the block's row `row`: a packed side's column of its slot.
         let (k2, k2_text) = match self.packed {
-            Some(_) => ("packed_column(group, row)".to_string(), "packed_column(group, row)".to_string()),
+            Some(_) => {
+                let column = "packed_column(group, row)".to_string();
+                (column.clone(), column)
+            }
             None => (format!("rank * {p}u + (row)"), format!("rank {p} + row")),
         };
         b.w.comment(&[
