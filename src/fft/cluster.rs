@@ -219,12 +219,15 @@ impl FftRecipe {
         }
         a.tuning.transforms_per_block = m as u32;
         b.tuning.transforms_per_block = p as u32;
+        // Pass A's twiddle rides on pass B's reads from its peers (`SH_PEER`, codegen/cluster.rs).
+        a.tuning.grouped_step_twiddles = false;
+        b.tuning.grouped_step_twiddles = false;
         // Staged both ways: pass B reads its values from its peers' shared memory.
         a.tuning.direct_io = false;
         b.tuning.direct_io = false;
         let bytes = complex_bytes(precision);
-        let block_bytes = (m * (n2 + 1)).max(b.buffer_values()) as u64 * bytes + BLOCK_RESERVED_BYTES;
-        let resident = ((limits.shared_bytes + BLOCK_RESERVED_BYTES) / block_bytes).clamp(1, 8) as usize;
+        let block_bytes = (m * (n2 + 1)).max(b.buffer_values()) as u64 * bytes;
+        let resident = limits.blocks_by_shared_memory(block_bytes).clamp(1, 8) as usize;
         let lcm = m / gcd(m, p) * p;
         let threads = lcm * prev_power_of_two((RESIDENT_THREADS / resident / lcm).max(1));
         a.tuning.threads_per_transform = (threads / m) as u32;

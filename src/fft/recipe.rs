@@ -4,7 +4,7 @@
 
 use super::factor::{bluestein_len, largest_prime_factor, pack_radices, pack_radices_capped, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::problem::{FftKind, FftProblem, Precision};
-use super::cluster::{ClusterLimits, ClusterSplit};
+use super::cluster::{ClusterLimits, ClusterSplit, BLOCK_RESERVED_BYTES};
 use super::strided::StridedIo;
 use super::tables::RaderPowers;
 use super::codelet::{CodeletSplit, RaderCodelets};
@@ -579,6 +579,11 @@ pub struct FftTuning {
     /// twiddles between its passes (prime_factor_convolution.rs): off by default, on by the
     /// `prime-factor convolution` variant where measured faster.
     pub prime_factor_convolution: bool,
+    /// A strided pass's four-step twiddles applied by its core's last radix pass in groups,
+    /// A G[a] F[c], instead of one table product a value as it writes (see
+    /// `FftRecipe::groups_step_twiddles`, strided.rs, where the planner decides it, and
+    /// codegen/strided.rs's `StepTwiddleGroups`). False for every other kernel.
+    pub grouped_step_twiddles: bool,
 }
 
 impl FftTuning {
@@ -615,6 +620,13 @@ impl DeviceLimits {
     /// clusters of up to 8 blocks): for designing recipes with no device at hand (unit tests,
     /// the recipes example).
     pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024, clusters: ClusterLimits::HOPPER };
+
+    /// Blocks of `shared_bytes` each that one multiprocessor's shared memory holds at once:
+    /// a multiprocessor has the most one block may take plus one driver reserve a block
+    /// ([`BLOCK_RESERVED_BYTES`]), 228 KiB on an H100 or H200.
+    pub fn blocks_by_shared_memory(&self, shared_bytes: u64) -> u64 {
+        (self.shared_bytes + BLOCK_RESERVED_BYTES) / (shared_bytes + BLOCK_RESERVED_BYTES)
+    }
 }
 
 /// A designed single-launch FFT: the problem, the algorithm and the tuning.
@@ -1066,6 +1078,7 @@ impl FftRecipe {
                 rader_global_gather: None,
                 rader_codelets: RaderCodelets::Off,
                 prime_factor_convolution: false,
+                grouped_step_twiddles: false,
             },
             io: None,
             cluster: None,
@@ -1346,7 +1359,7 @@ impl FftRecipe {
         };
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
-            "{twiddles}{}{}{}{}{}{}{}",
+            "{twiddles}{}{}{}{}{}{}{}{}",
             match (self.tuning.direct_io, self.tuning.staged_store) {
                 (true, true) => "_dl",
                 (true, false) => "_d",
@@ -1357,7 +1370,8 @@ impl FftRecipe {
             if self.tuning.lanes_across_rows { "_xrows" } else { "" },
             if split { "_split" } else { "" },
             if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
-            if self.pairs_in_core_pass() { "_mirror" } else { "" }
+            if self.pairs_in_core_pass() { "_mirror" } else { "" },
+            if self.tuning.grouped_step_twiddles { "_gtw" } else { "" }
         );
         let twiddles = format!("{twiddles}{}", self.gather_name_suffix());
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);

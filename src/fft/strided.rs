@@ -511,7 +511,39 @@ fn two_long_codelets(len: usize, precision: Precision, fills: bool) -> Option<Ve
     fewest_pass_radices(len, LARGEST_COMPOSITE_CODELET).filter(|r| r.len() == 2 && r.iter().all(|&radix| is_smooth(radix, 13)))
 }
 
+/// Smallest last radix whose butterflies group their four-step twiddles: below it A G[a] F[c]
+/// saves at most one twiddle of four.
+const GROUPED_TWIDDLE_MIN_RADIX: usize = 8;
+
+/// Smallest last radix of an f64 pass of several blocks a multiprocessor that groups them.
+const GROUPED_TWIDDLE_MIN_RADIX_F64_SHARED: usize = 16;
+
 impl FftRecipe {
+    /// Whether this strided pass applies its four-step twiddles in its core's last radix pass,
+    /// grouped as A G[a] F[c] (`FftTuning::grouped_step_twiddles`; codegen/strided.rs's
+    /// `StepTwiddleGroups` writes them): a twiddled plain Stockham core (whose last pass writes
+    /// value x of the row as x), no filter between two transforms, no packed side (whose
+    /// blocks hold rows in slots), a last radix of at least 8; and where it was measured to pay,
+    /// a block that has a multiprocessor to itself, or in f64 a last radix of at least 16.
+    ///
+    /// Why: a pass that holds a multiprocessor with one block overlaps none of its arithmetic
+    /// with memory, and the per-value twiddle was a fifth of such a pass's time (2^20's first
+    /// pass of 1024 points, 16 columns a block, on an H200: 0.196 ms with it, 0.160 ms without,
+    /// 0.186 ms grouped). Same-run A/B on an H200 (sixty-seventh session): 2^21 f32 1.09x, 2^20
+    /// f32 1.02x, f64 2^16 (256-point passes, several blocks a multiprocessor) 1.02x; f32
+    /// passes of several blocks a multiprocessor, whose arithmetic overlaps other blocks' memory
+    /// traffic, gained nothing (2^16 0.998x) or lost (2^25's 256-point middle pass: 0.982x over
+    /// the transform); f64 radix-8 passes (2^22's 128-point ones) ran 0.994x, their registers
+    /// up from 86 to 124 (scripts/sass.py) for 5 twiddles instead of 8.
+    pub(super) fn groups_step_twiddles(&self, limits: DeviceLimits) -> bool {
+        let Some(io) = &self.io else { return false };
+        let Core::Stockham { radices, .. } = &self.core else { return false };
+        let radix = radices.last().copied().unwrap_or(1);
+        let can = io.twiddle.is_some() && io.between.is_none() && self.packed_blocks().is_none() && radix >= GROUPED_TWIDDLE_MIN_RADIX;
+        let one_block = limits.blocks_by_shared_memory(self.shared_bytes()) < 2;
+        can && (one_block || (self.problem.precision == Precision::F64 && radix >= GROUPED_TWIDDLE_MIN_RADIX_F64_SHARED))
+    }
+
     /// A pass of `len`-point C2C transforms over rows laid out as `io` says: the contiguous
     /// design's core and threads per row, with as many neighbouring rows per block as make a
     /// 128-byte run, fewer where their shared memory would not fit the device's block.
@@ -558,7 +590,8 @@ impl FftRecipe {
         // many rows already.
         t.ping_pong = false;
         r.io = Some(io);
-        let r = r.with_direct_columns();
+        let mut r = r.with_direct_columns();
+        r.tuning.grouped_step_twiddles = r.groups_step_twiddles(limits);
         debug_assert_eq!(r.problem.kind, FftKind::C2C);
         r.check(limits)?;
         Ok(r)
@@ -629,6 +662,29 @@ mod tests {
         let packed = Values::Packed(PackedAxis { len: 1 << 23, at: AxisIndex::whole(1) });
         assert!(!io(1 << 22, packed).computes_twiddle(Precision::F32));
         assert!(!StridedIo { twiddle: None, ..io(1 << 22, Values::Complex) }.computes_twiddle(Precision::F32));
+    }
+
+    #[test]
+    fn the_planner_groups_the_four_step_twiddles_where_they_were_measured_to_pay() {
+        // Which passes of a long 1D C2C transform group their twiddles, in pass order.
+        let grouped = |n: usize, precision: Precision| -> Vec<bool> {
+            let r = crate::fft::FftNdRecipe::design(crate::fft::FftNdProblem::c2c_1d(n, 1).precision(precision), DeviceLimits::H200).unwrap();
+            r.passes.iter().map(|p| p.recipe.tuning.grouped_step_twiddles).collect()
+        };
+        // 2^20 f32: two 1024-point passes of 16 columns, 136 KiB, one block a multiprocessor:
+        // the twiddled first pass groups, and its kernel's name says so.
+        assert_eq!(grouped(1 << 20, Precision::F32), [true, false]);
+        let r = crate::fft::FftNdRecipe::design(crate::fft::FftNdProblem::c2c_1d(1 << 20, 1), DeviceLimits::H200).unwrap();
+        assert!(r.passes[0].recipe.kernel_name().contains("_gtw") && !r.passes[1].recipe.kernel_name().contains("_gtw"));
+        // 2^16: 256-point passes of several blocks a multiprocessor group in f64 (radix 16)
+        // only; 2^22 f64's 128-point passes (radix 8) do not.
+        assert_eq!(grouped(1 << 16, Precision::F32), [false, false]);
+        assert_eq!(grouped(1 << 16, Precision::F64), [true, false]);
+        assert!(!grouped(1 << 22, Precision::F64).contains(&true));
+        // On a device whose multiprocessor holds two such blocks, 2^20 f32 does not group.
+        let roomy = DeviceLimits { shared_bytes: 2 * DeviceLimits::H200.shared_bytes, ..DeviceLimits::H200 };
+        let r = crate::fft::FftNdRecipe::design(crate::fft::FftNdProblem::c2c_1d(1 << 20, 1), roomy).unwrap();
+        assert!(r.passes.iter().all(|p| !p.recipe.tuning.grouped_step_twiddles));
     }
 
     #[test]

@@ -4,7 +4,6 @@
 
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
-use super::cluster::BLOCK_RESERVED_BYTES;
 use super::codelet::{splits_differ, CodeletSplit, RaderCodelets};
 use super::problem::{FftKind, FftProblem};
 use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
@@ -310,7 +309,7 @@ impl FftRecipe {
     /// resident together.
     fn could_reside(&self, blocks: u32, limits: DeviceLimits) -> bool {
         blocks * self.threads_per_block() <= THREADS_PER_MULTIPROCESSOR
-            && u64::from(blocks) * (self.shared_bytes() + BLOCK_RESERVED_BYTES) <= limits.shared_bytes + BLOCK_RESERVED_BYTES
+            && u64::from(blocks) <= limits.blocks_by_shared_memory(self.shared_bytes())
     }
 }
 

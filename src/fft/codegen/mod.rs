@@ -211,9 +211,6 @@ struct KernelWriter<'a> {
     tables: TableLayout,
     w: SourceWriter,
     buffers: Buffers,
-    /// A strided pass whose four-step twiddle its core's last pass applies in registers (see
-    /// `StepTwiddleGroups`), not `write_value`.
-    step_twiddle_in_core: Option<strided::StepTwiddleGroups>,
 }
 
 /// Which shared buffer (0 or 1, see `FftTuning::ping_pong`) holds what, as the passes are
@@ -231,7 +228,7 @@ struct Buffers {
 impl<'a> KernelWriter<'a> {
     fn new(r: &'a FftRecipe) -> Self {
         let lit = Literal { f64: r.problem.precision == Precision::F64 };
-        KernelWriter { r, lit, tables: TableLayout::of(r), w: SourceWriter::new(), buffers: Buffers::default(), step_twiddle_in_core: None }
+        KernelWriter { r, lit, tables: TableLayout::of(r), w: SourceWriter::new(), buffers: Buffers::default() }
     }
 
     /// Value `i` of row `row` in shared buffer `buffer`.

@@ -4,6 +4,7 @@
 //! A convolution's forward transform hands its last pass's values to the inverse's first pass
 //! in registers, the filter's product between them: one pass, not two.
 
+use super::strided::StepTwiddleGroups;
 use super::KernelWriter;
 use crate::fft::problem::FftKind;
 use crate::fft::recipe::{Core, Stage, TwiddleSource};
@@ -81,7 +82,7 @@ enum Finish {
     /// g^-k of its DFT's p values (from the table at `indices`), and X[0] to slot 0.
     RaderScatter { indices: usize, len: usize },
     /// A strided pass's four-step twiddle, grouped (codegen/strided.rs).
-    StepTwiddle(super::strided::StepTwiddleGroups),
+    StepTwiddle(StepTwiddleGroups),
 }
 
 /// One Stockham pass, as `stockham` hands it to the writers of its reads and writes: only
@@ -132,7 +133,7 @@ impl KernelWriter<'_> {
             Core::Stockham { .. } => match self.r.io.as_ref().and_then(|io| io.between.as_ref()) {
                 Some(filter) => self.filtered_pair(&stages[0], filter.at.row, source, sink),
                 None => {
-                    let finish = self.step_twiddle_in_core.map_or(Finish::None, Finish::StepTwiddle);
+                    let finish = StepTwiddleGroups::of(self.r).map_or(Finish::None, Finish::StepTwiddle);
                     self.stockham(&stages[0], source, sink, finish)
                 }
             },

@@ -17,7 +17,6 @@
 
 use super::passes::{Sink, Source};
 use super::KernelWriter;
-use crate::fft::problem::Precision;
 use crate::fft::recipe::{Core, FftRecipe};
 use crate::fft::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, SideLayout, StridedIo, Values};
 use crate::fft::tables::RootDigits;
@@ -32,20 +31,13 @@ pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
 }
 
 /// A strided pass's four-step twiddle e^{-2 pi i step x/N} (value x of a row whose step index
-/// is `step`), applied in registers by the core's last pass instead of by `write_value`. That
-/// pass's butterfly o holds values x = o + i ns (i < radix), whose twiddles are A G[a] F[c] for
-/// i = a group + c: A at x = o, G[a] at x = a group ns, F[c] at x = c ns. A butterfly so reads
-/// 1 + (group - 1) + (ceil(radix / group) - 1) twiddles instead of one a value (11 for radix 32).
-///
-/// Why: a pass that holds a multiprocessor with one block overlaps none of its arithmetic with
-/// memory, and the per-value twiddle was a fifth of such a pass's time (2^20's first pass of
-/// 1024 points, 16 columns a block, on an H200: 0.196 ms with it, 0.160 ms without, 0.186 ms
-/// grouped; relative error against f64 1.19e-7 per value, 1.27e-7 grouped). Same-run A/B on
-/// an H200 (sixty-seventh session): 2^21 f32 1.09x, 2^20 f32 1.02x, f64 2^16 (256-point
-/// passes, several blocks a multiprocessor) 1.02x; but f32 passes of several blocks a
-/// multiprocessor, whose arithmetic overlaps other blocks' memory traffic, gained nothing (2^16
-/// 0.998x) or lost (2^25's 256-point middle pass: 0.982x over the transform), so f32 groups only
-/// in passes of one block a multiprocessor.
+/// is `step`), applied in registers by the core's last pass instead of by `write_value`, where
+/// the planner asks for it (`FftTuning::grouped_step_twiddles`; why and where, in
+/// `FftRecipe::groups_step_twiddles`, fft/strided.rs). That pass's butterfly o holds values
+/// x = o + i ns (i < radix), whose twiddles are A G[a] F[c] for i = a group + c: A at x = o,
+/// G[a] at x = a group ns, F[c] at x = c ns. A butterfly so reads 1 + (group - 1) +
+/// (ceil(radix / group) - 1) twiddles instead of one a value (11 for radix 32); relative error
+/// against f64 1.27e-7 a value, 1.19e-7 ungrouped (2^20's first pass, H200).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct StepTwiddleGroups {
     /// N, the length the twiddle divides the circle by.
@@ -56,27 +48,13 @@ pub(super) struct StepTwiddleGroups {
     pub group: usize,
 }
 
-/// Smallest last radix whose butterflies group their twiddles: below it A G[a] F[c] saves at
-/// most one twiddle of four.
-const GROUPED_TWIDDLE_MIN_RADIX: usize = 8;
-
-/// Shared memory past which a block has a multiprocessor to itself: half of Hopper's 228 KiB.
-const ONE_BLOCK_SHARED_BYTES: u64 = 114 * 1024;
-
 impl StepTwiddleGroups {
-    /// Where a strided pass groups its twiddles: a plain Stockham core (whose last pass writes
-    /// value x of the row as x), no filter between two transforms, no packed side (whose
-    /// blocks hold rows in slots), a last radix of at least 8; one block a multiprocessor,
-    /// or in f64 a last radix of at least 16.
-    pub(super) fn of(r: &FftRecipe, io: &StridedIo) -> Option<Self> {
-        let tw = io.twiddle?;
+    /// The groups of a recipe that asks for them (a twiddled strided pass on a Stockham core).
+    pub(super) fn of(r: &FftRecipe) -> Option<Self> {
+        let tw = r.io.as_ref()?.twiddle?;
         let Core::Stockham { len, radices } = &r.core else { return None };
         let radix = *radices.last()?;
-        // f64 passes of several blocks a multiprocessor group only from radix 16 (2^16's
-        // 256-point passes ran 1.022x), not radix 8: 2^22's 128-point f64 passes ran 0.994x,
-        // their registers up from 86 to 124 (scripts/sass.py) for 5 twiddles instead of 8.
-        let pays = r.shared_bytes() > ONE_BLOCK_SHARED_BYTES || (r.problem.precision == Precision::F64 && radix >= 16);
-        if io.between.is_some() || r.packed_blocks().is_some() || radix < GROUPED_TWIDDLE_MIN_RADIX || !pays {
+        if !r.tuning.grouped_step_twiddles {
             return None;
         }
         let group = (radix as f64).sqrt().ceil() as usize;
@@ -119,7 +97,6 @@ impl KernelWriter<'_> {
     /// The whole kernel of a strided pass, after the codelets.
     pub(super) fn strided_kernel(&mut self, io: &StridedIo) {
         let r = self.r;
-        self.step_twiddle_in_core = StepTwiddleGroups::of(r, io);
         let (input, output) = (io.input(), io.output());
         offset_function(&mut self.w, "input_offset", &input);
         offset_function(&mut self.w, "output_offset", &output);
@@ -443,7 +420,7 @@ impl KernelWriter<'_> {
             }
             _ => {}
         }
-        match (io.twiddle, self.step_twiddle_in_core) {
+        match (io.twiddle, StepTwiddleGroups::of(self.r)) {
             (Some(_), Some(_)) => {
                 self.w.comment(&["four-step twiddle: applied by the core's last pass"]);
             }
