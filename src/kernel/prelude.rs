@@ -24,6 +24,10 @@ pub const PRELUDE: &str = r#"/* ---- coalesce prelude: one dialect for NVRTC (CU
    lanes that exist: a block's last warp may be partial */
 #define LOADS_ISSUED() __syncwarp(__activemask())
 #define LOCAL_ID() ((u32)threadIdx.x)
+/* A fact the compiler may build on, such as a thread index below the block's threads: with it
+   NVRTC folds the row and slot arithmetic of a store loop's unrolled trips (see
+   fft/codegen/strided.rs) */
+#define ASSUME(cond) __builtin_assume(cond)
 #define GROUP_ID() ((u32)blockIdx.x)
 #define LOCAL_SIZE() ((u32)blockDim.x)
 #define NUM_GROUPS() ((u32)gridDim.x)
@@ -72,6 +76,7 @@ typedef double2 c64;
 #define BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define LOADS_ISSUED()
 #define LOCAL_ID() ((u32)get_local_id(0))
+#define ASSUME(cond)
 #define GROUP_ID() ((u32)get_group_id(0))
 #define LOCAL_SIZE() ((u32)get_local_size(0))
 #define NUM_GROUPS() ((u32)get_num_groups(0))

@@ -121,6 +121,7 @@ impl KernelWriter<'_> {
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
         self.w.line("const u32 tid = LOCAL_ID();");
+        self.assume_threads(r.threads_per_block());
         match packed {
             None => self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)")),
             Some(_) => self.packed_block_rows("(u64)GROUP_ID()"),
@@ -157,6 +158,22 @@ impl KernelWriter<'_> {
             _ => self.store_rows(io),
         }
         self.w.close();
+    }
+
+    /// Tells the compiler that `tid` is below the block's `threads`, which the launch makes
+    /// true. A load or store loop's trip k then takes value e = tid + k threads, whose row
+    /// e / len NVRTC can fold to a constant once the loop is unrolled (or to one per thread),
+    /// with what the row decides (packed slots, the four-step twiddle's row index).
+    ///
+    /// Measured (sixty-eighth session, docs/BENCHMARKS.md): scripts/sass.py counts 0.90x the
+    /// SASS instructions over the 506 strided kernels of the large-1d, 2d and 3d suites' plans
+    /// (C2R 2^16's packed first pass 1359 instead of 1817, 2^20's passes 1956 and 1285 instead
+    /// of 2466 and 1444); on an H200 the large-1d suite ran 1.026x (two rounds; C2R f32 2^16 to
+    /// 2^22 1.05x-1.11x, Bluestein's long primes 1.07x-1.09x, none slower by 3%), 2d and 3d
+    /// 1.004x and 1.005x. Strided passes only: in contiguous one-launch kernels the counts went
+    /// both ways, and 360 C2C f32 lengths of the sweep ran 0.992x (50 slower by 3%).
+    pub(super) fn assume_threads(&mut self, threads: u32) {
+        self.w.line(format!("ASSUME(tid < {threads}u);   /* the launch's threads: lets the compiler fold each trip's row */"));
     }
 
     /// `s`, `t`, `first`, `rows` and `b`, which `load_rows`, the core and `store_rows` use:
@@ -683,6 +700,11 @@ mod tests {
         assert!(text[0].contains("= cmul(v[31], cmul(tw_g5, tw_f1));"), "{}", text[0]);
         assert!(!text[0].contains("(step * i)") && !text[1].contains("tw_step"));
         let groups = |v: &str, i: usize| super::StepTwiddleGroups { len: 1 << 20, radix: 32, ns: 32, group: 6 }.apply(v, i * 32);
+        // Strided passes tell the compiler their threads (512: 32 a row, 16 rows); contiguous
+        // one-launch kernels do not (measured slower so, `assume_threads`).
+        assert!(text.iter().all(|t| t.contains("ASSUME(tid < 512u);")));
+        let row = crate::fft::FftRecipe::design_by_heuristic(crate::fft::FftProblem::c2c(1024, 64), H200).unwrap();
+        assert!(!fft_source(&row).body.contains("ASSUME("));
         assert_eq!((groups("x", 0), groups("x", 6), groups("x", 7)), ("cmul(x, tw_g0)".into(), "cmul(x, tw_g1)".into(), "cmul(x, cmul(tw_g1, tw_f1))".into()));
     }
 }
