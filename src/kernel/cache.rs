@@ -88,17 +88,22 @@ impl DiskCache {
 }
 
 fn default_cache_dir() -> Option<PathBuf> {
-    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
-        return Some(PathBuf::from(x).join("coalesce"));
+    if let Some(x) = env_path("XDG_CACHE_HOME") {
+        return Some(x.join("coalesce"));
     }
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".cache").join("coalesce"))
+    env_path("HOME").map(|h| h.join(".cache").join("coalesce"))
+}
+
+/// The path an environment variable names, if it is set and not empty.
+fn env_path(var: &str) -> Option<PathBuf> {
+    std::env::var_os(var).filter(|v| !v.is_empty()).map(PathBuf::from)
 }
 
 /// The text of `$COALESCE_REPLACE_KERNELS/<name>.<ext>` (else the file of the other
 /// extension, `cu` or `cl`: each holds both dialects) when that variable is set and the file
 /// exists, with its path.
 pub fn replaced_source(name: &str, ext: &str) -> Option<(PathBuf, String)> {
-    let dir = PathBuf::from(std::env::var_os("COALESCE_REPLACE_KERNELS").filter(|d| !d.is_empty())?);
+    let dir = env_path("COALESCE_REPLACE_KERNELS")?;
     let other = if ext == "cu" { "cl" } else { "cu" };
     [ext, other].iter().find_map(|e| {
         let path = dir.join(format!("{name}.{e}"));
@@ -108,10 +113,9 @@ pub fn replaced_source(name: &str, ext: &str) -> Option<(PathBuf, String)> {
 
 /// Writes `text` to `$COALESCE_DUMP_KERNELS/<name>.<ext>` when that variable is set.
 pub fn dump_source(name: &str, ext: &str, text: &str) {
-    if let Some(dir) = std::env::var_os("COALESCE_DUMP_KERNELS").filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir);
-        if std::fs::create_dir_all(&dir).is_ok() {
-            let _ = std::fs::write(dir.join(format!("{name}.{ext}")), text);
-        }
+    if let Some(dir) = env_path("COALESCE_DUMP_KERNELS")
+        && std::fs::create_dir_all(&dir).is_ok()
+    {
+        let _ = std::fs::write(dir.join(format!("{name}.{ext}")), text);
     }
 }

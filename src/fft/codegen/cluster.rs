@@ -144,7 +144,7 @@ impl Cluster {
         w.line(format!("SHARED_ARRAY(cplx, sh, {per});"));
         w.line("const u32 rank = cluster_block_rank();   /* this block's place in its cluster */");
         w.line("const u32 tid = LOCAL_ID();");
-        w.line(format!("ASSUME(tid < {t}u);   /* the launch's threads: lets the compiler fold each trip's row */"));
+        KernelWriter::assume_threads(w, t as u32);
         w.line(format!("const u64 block = GROUP_ID();   /* cluster {c} x transform + rank */"));
         w.line("#else");
         w.line(format!("LOCAL cplx cluster_sh[{}];", c * per));

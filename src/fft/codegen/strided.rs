@@ -121,7 +121,7 @@ impl KernelWriter<'_> {
         ));
         self.w.line(format!("SHARED_ARRAY(cplx, sh, {});", r.shared_values()));
         self.w.line("const u32 tid = LOCAL_ID();");
-        self.assume_threads(r.threads_per_block());
+        Self::assume_threads(&mut self.w, r.threads_per_block());
         match packed {
             None => self.block_rows("(u64)GROUP_ID()", &format!("(u32)(batch - first < {tpb}u ? batch - first : {tpb}u)")),
             Some(_) => self.packed_block_rows("(u64)GROUP_ID()"),
@@ -172,8 +172,8 @@ impl KernelWriter<'_> {
     /// 2^22 1.05x-1.11x, Bluestein's long primes 1.07x-1.09x, none slower by 3%), 2d and 3d
     /// 1.004x and 1.005x. Strided passes only: in contiguous one-launch kernels the counts went
     /// both ways, and 360 C2C f32 lengths of the sweep ran 0.992x (50 slower by 3%).
-    pub(super) fn assume_threads(&mut self, threads: u32) {
-        self.w.line(format!("ASSUME(tid < {threads}u);   /* the launch's threads: lets the compiler fold each trip's row */"));
+    pub(super) fn assume_threads(w: &mut SourceWriter, threads: u32) {
+        w.line(format!("ASSUME(tid < {threads}u);   /* the launch's threads: lets the compiler fold each trip's row */"));
     }
 
     /// `s`, `t`, `first`, `rows` and `b`, which `load_rows`, the core and `store_rows` use:
