@@ -99,6 +99,15 @@ where
     Complex<T>: Random + Element,
 {
     let plan = FftNdPlan::new(device, problem.clone()).unwrap_or_else(|e| panic!("{problem:?} on {}: {e}", device.id()));
+    check_real_plan::<T>(device, &plan);
+}
+
+/// As [`check_real`], for a plan built from a recipe of its problem.
+fn check_real_plan<T: Real>(device: &Device, plan: &FftNdPlan)
+where
+    Complex<T>: Random + Element,
+{
+    let problem = plan.problem().clone();
     let (in_len, out_len) = problem.buffer_lens();
     let limit = 2.0 * bound::<T>(problem.transform_len());
     let (shape, axes) = (&problem.shape, &problem.axes);
@@ -478,6 +487,39 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
             FftNdProblem::c2r(&[2048, 32], &[0, 1]).in_place(),
         ] {
             assert!(!plan(&p).1, "{p:?}");
+        }
+    }
+}
+
+#[test]
+fn the_rest_of_a_split_column_shares_a_pass_with_the_axis_before_it() {
+    // Trailing axes too large for one grid on an H100 or H200 (over 16384 f32 points, 8192
+    // f64): the rows take on pass A of the middle axis's four-step split (grids of [r, n]; R2C
+    // real ones), and the middle axis's last points share a pass with the first axis, as grids
+    // over the array's columns ([n0, rest], neighbouring columns together in a block): two
+    // passes, not three. Planned for an H200 and run wherever that plan fits (PoCL's
+    // work-groups take it; NVIDIA's OpenCL, 48 KiB a block, may refuse it by name). First
+    // axes of 16, 6 (not a power of two), 3 (with a batch, in place), 8 (f64) and 5.
+    let cases = [
+        FftNdProblem::c2c(&[16, 128, 256], &[0, 1, 2]),
+        FftNdProblem::c2c(&[2, 6, 256, 96], &[1, 2, 3]).norm(Normalization::Ortho),
+        FftNdProblem::c2c(&[2, 3, 128, 256], &[1, 2, 3]).in_place().norm(Normalization::Forward),
+        FftNdProblem::c2c(&[8, 128, 128], &[0, 1, 2]).f64(),
+        FftNdProblem::r2c(&[16, 128, 256], &[0, 1, 2]),
+        FftNdProblem::r2c(&[2, 5, 256, 128], &[1, 2, 3]).norm(Normalization::None),
+    ];
+    for device in common::devices() {
+        for p in cases.iter().cloned() {
+            let recipe = FftNdRecipe::design(p.clone(), coalesce::fft::DeviceLimits::H200).unwrap();
+            let names: Vec<String> = recipe.passes.iter().map(|pass| pass.recipe.kernel_name()).collect();
+            assert_eq!(names.len(), 2, "{p:?}: {names:?}");
+            assert!(names[0].contains("grid") && names[1].contains("_cols"), "{p:?}: {names:?}");
+            let Some(plan) = unless_too_big(&device, &p, FftNdPlan::from_recipe(&device, recipe)) else { continue };
+            match (p.kind, p.precision) {
+                (FftKind::C2C, Precision::F32) => check_plan::<f32>(&device, &plan),
+                (FftKind::C2C, Precision::F64) => check_plan::<f64>(&device, &plan),
+                _ => check_real_plan::<f32>(&device, &plan),
+            }
         }
     }
 }

@@ -90,9 +90,10 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
 }
 
 /// Axis subsets and strided layouts cuFFT's advanced layout can also express, C2C f32 (and
-/// one R2C), about 256 MiB each: columns (a transform along a strided axis, batches next to
+/// two R2C), about 256 MiB each: columns (a transform along a strided axis, batches next to
 /// each other), a 2D transform whose batch is the innermost axis, two axes around a batch
-/// axis, padded rows, and column-major input written as rows.
+/// axis, padded rows, column-major input written as rows, and 3D boxes whose trailing axes
+/// outgrow a block.
 pub(super) fn layouts(quick: bool) -> Vec<Spec> {
     let s = if quick { 4 } else { 1 };
     let c2c = |shape: &[usize], axes: &[usize]| FftNdProblem::c2c(shape, axes);
@@ -105,6 +106,10 @@ pub(super) fn layouts(quick: bool) -> Vec<Spec> {
         ("padded rows", c2c(&[8192 / s, 4096], &[1]).input_strides(&[4100, 1]).output_strides(&[4100, 1])),
         ("column-major in, rows out", c2c(&[4096, 8192 / s], &[1]).input_strides(&[1, 4096]).output_strides(&[8192 / s, 1])),
         ("r2c columns", FftNdProblem::r2c(&[4096, 8192 / s], &[0])),
+        // Trailing axes past a block's shared memory (128 x 256): the rows with pass A of the
+        // middle axis, then its rest with the first axis as grids over columns (two passes).
+        ("3d box", c2c(&[8 / s, 128, 128, 256], &[1, 2, 3])),
+        ("3d box", FftNdProblem::r2c(&[8 / s, 128, 128, 256], &[1, 2, 3])),
     ];
     cases
         .into_iter()

@@ -26,7 +26,12 @@
 //!   first axis strides (`FftRecipe::design_strided_grid`), then the rest of the column as a
 //!   short strided pass (see `Planner::row_split`): 1024^2 runs as [2, 1024] grids and a
 //!   strided pass of 512, 4096^2 in two passes, not three. C2R mirrors it: the column's long
-//!   part first, then its last R points with the halved rows (`Planner::plan_rows_last`);
+//!   part first, then its last R points with the halved rows (`Planner::plan_rows_last`).
+//!   C2C and R2C: the column's rest may share its pass with the axis before the column, as
+//!   grids over the array's columns (`AxisJob::fused_columns`,
+//!   `FftRecipe::design_column_grid`) where three of their blocks fit a multiprocessor:
+//!   128 x 128 x 256 and f64 128^3 in two passes, not three; f32 128^3 so rather than as
+//!   128 x 128 grids of one block a multiprocessor (`Planner::splits_rather_than_fusing`);
 //! - an axis with a prime factor over MAX_SINGLE_LAUNCH_LEN runs Bluestein's algorithm over
 //!   passes: two transforms of a smooth length m >= 2N - 1, each split as above, through a
 //!   scratch copy of the array padded to m along the axis; the chirps, the zero padding and
@@ -127,7 +132,10 @@ impl FftNdRecipe {
         let output_row_major = output == row_major_strides(&problem.buffer_shapes().1);
         // Short trailing axes fused into one pass (see `fused_trailing_axes`): a grid, for
         // real transforms with the halved axis last.
-        let fused = fused_trailing_axes(&problem, limits);
+        let mut fused = fused_trailing_axes(&problem, limits);
+        if planner.splits_rather_than_fusing(&problem, &fused) {
+            fused.clear();
+        }
         // Whether the rows (the last axis where it is transformed: each kind checks) may share
         // a pass with the column before them (see `Planner::row_split`): row-major, nothing
         // fused, real transforms out of place.
@@ -143,20 +151,22 @@ impl FftNdRecipe {
         };
         match (problem.kind, halved) {
             (FftKind::R2C, Some(h)) => {
-                // The halved rows may take on the first pass of the next axis (as C2C's do).
+                // The halved rows may take on the first pass of the next axis (as C2C's do),
+                // and the axis after it the rest of that one.
                 let split = match others.first() {
-                    Some(&c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::R2C),
+                    Some(&c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, others.get(1).copied(), FftKind::R2C),
                     _ => None,
                 };
-                if let Some((c, r)) = split {
-                    planner.plan_row_split(&problem.shape, &spectrum, c, r, FftKind::R2C, PassBuffer::Input, PassBuffer::Output, output_row_major)?;
+                if let Some(split) = split {
+                    planner.plan_row_split(&problem.shape, &spectrum, split, FftKind::R2C, PassBuffer::Input, PassBuffer::Output, output_row_major)?;
                 } else if fused.is_empty() {
                     planner.plan(AxisJob::halved(&problem, h), PassBuffer::Input, PassBuffer::Output, false)?;
                 } else {
                     planner.passes.push(grid_pass(PassBuffer::Input)?);
                 }
                 let sides = Sides { middle: row_major_strides(&spectrum), ..Sides::same(output) };
-                for a in others.iter().copied().filter(|a| !fused.contains(a) && Some(*a) != split.map(|(c, _)| c)) {
+                let done = split.map_or(vec![], |s| s.axes());
+                for a in others.iter().copied().filter(|a| !fused.contains(a) && !done.contains(a)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), PassBuffer::Output, PassBuffer::Output, output_row_major)?;
                 }
             }
@@ -164,18 +174,18 @@ impl FftNdRecipe {
                 // The axis nearest the halved rows may end in their pass (as R2C's rows begin
                 // the next axis; see `Planner::plan_rows_last`): it then runs after the others.
                 let split = match others.iter().copied().max() {
-                    Some(c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, FftKind::C2R),
+                    Some(c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, None, FftKind::C2R),
                     _ => None,
                 };
                 let mut at = PassBuffer::Input;
                 let mut sides = Sides { input, ..Sides::same(row_major_strides(&spectrum)) };
-                for a in others.iter().copied().filter(|a| !fused.contains(a) && Some(*a) != split.map(|(c, _)| c)) {
+                for a in others.iter().copied().filter(|a| !fused.contains(a) && Some(*a) != split.map(|s| s.column)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
                     sides = Sides::same(row_major_strides(&spectrum));
                 }
-                if let Some((c, r)) = split {
-                    planner.plan_rows_last(&problem.shape, &spectrum, c, r, at)?;
+                if let Some(split) = split {
+                    planner.plan_rows_last(&problem.shape, &spectrum, split.column, split.points, at)?;
                 } else if !fused.is_empty() {
                     planner.passes.push(grid_pass(at)?);
                 } else {
@@ -195,14 +205,15 @@ impl FftNdRecipe {
                 // (the last axis: `others` has the long axes first, then the short ones from
                 // the last backwards).
                 // The rows may take on the first pass of the next axis's four-step split (see
-                // `Planner::row_split`); that axis is then done.
-                let mut done = None;
+                // `Planner::row_split`); that axis is then done, and the one after it where
+                // it shares its pass with that axis's rest.
+                let mut done = Vec::new();
                 for (k, &a) in others.iter().enumerate() {
-                    if done == Some(a) {
+                    if done.contains(&a) {
                         continue;
                     }
                     let split = match others.get(k + 1) {
-                        Some(&c) if rows_may_split && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c, FftKind::C2C),
+                        Some(&c) if rows_may_split && a + 1 == spectrum.len() => planner.row_split(&spectrum, a, c, others.get(k + 2).copied(), FftKind::C2C),
                         _ => None,
                     };
                     if fused.contains(&a) {
@@ -210,9 +221,9 @@ impl FftNdRecipe {
                             continue;
                         }
                         planner.passes.push(grid_pass(at)?);
-                    } else if let Some((c, r)) = split {
-                        planner.plan_row_split(&spectrum, &spectrum, c, r, FftKind::C2C, at, PassBuffer::Output, output_row_major)?;
-                        done = Some(c);
+                    } else if let Some(split) = split {
+                        planner.plan_row_split(&spectrum, &spectrum, split, FftKind::C2C, at, PassBuffer::Output, output_row_major)?;
+                        done = split.axes();
                     } else {
                         planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
                     }
@@ -473,6 +484,29 @@ impl AxisJob {
             output_chirp: self.output_chirp.clone(),
             between: None,
         }
+    }
+
+    /// This axis (inner, n1 points `step` apart) and the `n0` points of the axis right above
+    /// it (`n1 step` apart on every side, the innermost part of one of `dims`) as one job of
+    /// n0 x n1 points, each row a row-major [n0, n1] grid whose values lie `step` apart
+    /// (`FftRecipe::design_column_grid`): the outer axis leaves the batch. None where no
+    /// dimension so continues the axis, or either side is not plain complex values.
+    fn fused_columns(&self, n0: usize) -> Option<AxisJob> {
+        let plain = self.input_values == Values::Complex && self.output_values == Values::Complex && self.input_chirp.is_none() && self.output_chirp.is_none();
+        let s = self.step;
+        let next = |d: &Dim| d.input == self.len * s.input && d.output == self.len * s.output && d.middle == self.len * s.middle;
+        let at = self.dims.iter().position(|d| next(d) && d.count.is_multiple_of(n0)).filter(|_| plain && n0 > 1)?;
+        let mut dims = self.dims.clone();
+        let d = dims[at];
+        if d.count == n0 {
+            dims.remove(at);
+        } else {
+            dims[at] = Dim { count: d.count / n0, input: d.input * n0, output: d.output * n0, middle: d.middle * n0 };
+        }
+        if dims.is_empty() {
+            dims.push(Dim { count: 1, input: 1, output: 1, middle: 1 });
+        }
+        Some(AxisJob { len: n0 * self.len, dims, ..self.clone() })
     }
 
     /// The contiguous single-launch problem this axis is, when its rows are the contiguous
@@ -825,13 +859,21 @@ impl Planner {
 
     /// Whether the rows (axis `row`, the last of a row-major array of `shape`: complex, or
     /// R2C's reals) should take on the first pass of a four-step split of axis `column` (the
-    /// next one planned): Some((column, R)) for pass A over R points, as one pass with the
+    /// next one planned): a [`RowSplit`] for pass A over R points, as one pass with the
     /// rows, a grid of R x n whose first axis strides (see `plan_row_split`; R2C: a real grid,
     /// its rows written as half spectra). A strided pass holds 16 columns of its axis in a
     /// block and slows down past 512 points (`pass_cost`), where contiguous rows do not:
     /// 1024^2 then runs as [2, 1024] grids and a strided pass of 512 points, not rows and a
-    /// strided pass of 1024.
-    fn row_split(&mut self, shape: &[usize], row: usize, column: usize, kind: FftKind) -> Option<(usize, usize)> {
+    /// strided pass of 1024. `outer`, the axis planned after the column: the column's rest
+    /// may share its pass, as grids over columns where three blocks of them fit a
+    /// multiprocessor (`columns_fit_three_blocks`).
+    fn row_split(&mut self, shape: &[usize], row: usize, column: usize, outer: Option<usize>, kind: FftKind) -> Option<RowSplit> {
+        self.cheapest_row_split(shape, row, column, outer, kind).map(|(_, split)| split)
+    }
+
+    /// `row_split`'s pick and its cost (`pass_cost`'s units, the outer axis's pass counted
+    /// whether fused or not), where it is cheaper than no split.
+    fn cheapest_row_split(&mut self, shape: &[usize], row: usize, column: usize, outer: Option<usize>, kind: FftKind) -> Option<(f64, RowSplit)> {
         let (n, len) = (shape[row], shape[column]);
         let real = kind != FftKind::C2C;
         // Values a row holds in shared memory (R2C: its half spectrum), and its core's length.
@@ -850,37 +892,76 @@ impl Planner {
         if line * bytes < 128 {
             return None;
         }
-        let unsplit = pass_cost(n, false, self.costs.long) + self.costs.axis(len, true).0;
+        // The axis planned after the column, where the column's rest may share its pass (see
+        // `fused_columns`): next to the column (but for axes of length 1), smooth, not C2R's.
+        let outer = outer.filter(|&o| kind != FftKind::C2R && o < column && (2..=MAX_SINGLE_LAUNCH_LEN).contains(&shape[o]) && is_smooth(shape[o], MAX_PRIME_RADIX) && shape[o + 1..column].iter().all(|&d| d == 1));
+        let outer_cost = outer.map_or(0.0, |o| self.costs.axis(shape[o], true).0);
+        let unsplit = pass_cost(n, false, self.costs.long) + self.costs.axis(len, true).0 + outer_cost;
         // The column's rest: planned as any axis; C2R's runs before the grid, in one pass.
         let rest_cost = |costs: &mut SplitCosts, rest: usize| match kind {
             FftKind::C2R if rest > MAX_SINGLE_LAUNCH_LEN => f64::INFINITY,
             FftKind::C2R => pass_cost(rest, true, costs.long),
             _ => costs.axis(rest, true).0,
         };
-        let mut best: Option<(f64, usize)> = None;
+        let mut best: Option<(f64, RowSplit)> = None;
         for r in (2..=len / 2).filter(|&r| len.is_multiple_of(r) && is_smooth(r, MAX_PRIME_RADIX) && fits(r)) {
-            let cost = grid_cost(r, r * line, self.precision, self.limits) + rest_cost(&mut self.costs, len / r);
-            if cost < unsplit - 1e-9 && best.is_none_or(|(c, _)| cost < c - 1e-9) {
-                best = Some((cost, r));
+            let grid = grid_cost(r, r * line, self.precision, self.limits);
+            let apart = (grid + rest_cost(&mut self.costs, len / r) + outer_cost, RowSplit { column, points: r, outer: None });
+            // The rest and the outer axis as grids over columns, one strided pass.
+            let together = outer.map(|o| (o, shape[o] * (len / r))).filter(|&(_, m)| columns_fit_three_blocks(m, self.precision, self.limits) && is_smooth(len / r, MAX_PRIME_RADIX));
+            let together = together.map(|(o, m)| (grid + pass_cost(m, true, self.costs.long), RowSplit { column, points: r, outer: Some(o) }));
+            for (cost, split) in std::iter::once(apart).chain(together) {
+                if cost < unsplit - 1e-9 && best.is_none_or(|(c, _)| cost < c - 1e-9) {
+                    best = Some((cost, split));
+                }
             }
         }
-        best.map(|(_, r)| (column, r))
+        best
+    }
+
+    /// Whether a row-major C2C problem's two fused trailing axes (`fused`, a grid of one
+    /// block a multiprocessor: `grid_cost`) should run instead as the rows with pass A of the
+    /// column before them, the column's rest with the axis before it as grids over columns
+    /// (`row_split`), where that costs less with the axis before counted either way: f32
+    /// 128^3 then takes [32, 128] grids and [128, 4] over columns, three blocks a
+    /// multiprocessor each, instead of 128 x 128 grids (one block) and a strided pass of 128.
+    fn splits_rather_than_fusing(&mut self, problem: &FftNdProblem, fused: &[usize]) -> bool {
+        let &[column, row] = fused else { return false };
+        let (shape, outer) = (&problem.shape, column.checked_sub(1));
+        if problem.kind != FftKind::C2C || !problem.is_row_major() || outer.is_none_or(|o| !problem.axes.contains(&o)) {
+            return false;
+        }
+        let grid = grid_cost(shape[column], shape[column] * shape[row], self.precision, self.limits);
+        let apart = grid + outer.map_or(0.0, |o| self.costs.axis(shape[o], true).0);
+        match self.cheapest_row_split(shape, row, column, outer, FftKind::C2C) {
+            Some((cost, split)) => split.outer.is_some() && cost < apart - 1e-9,
+            None => false,
+        }
     }
 
     /// Axis `column` of a row-major array of `shape` (C2C; R2C: the reals, `spectrum` the
     /// half spectrum's shape) split four-step with pass A over `r` points, that pass also
     /// transforming the rows (the last axis, pass A's fastest batch dimension: contiguous on
     /// both sides): a strided grid pass of r x n, then the rest of the axis, over the
-    /// spectrum, as `plan` has it.
+    /// spectrum, as `plan` has it; or, with `split.outer`, the rest and that axis in one pass
+    /// of grids over columns (`AxisJob::fused_columns`).
     #[allow(clippy::too_many_arguments)]
-    fn plan_row_split(&mut self, shape: &[usize], spectrum: &[usize], column: usize, r: usize, kind: FftKind, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
-        let n = shape[shape.len() - 1];
+    fn plan_row_split(&mut self, shape: &[usize], spectrum: &[usize], split: RowSplit, kind: FftKind, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
+        let (n, column, r) = (shape[shape.len() - 1], split.column, split.points);
         let (pass_a, rest) = AxisJob::complex(spectrum, column).split(r);
         let io = rows_grid_io(pass_a, AxisJob::complex(shape, column).split(r).0, n, kind);
         let middle = middle_buffer(from, to, middle_in_to);
         let recipe = FftRecipe::design_strided_grid(&[r, n], kind, self.precision, io, self.limits)?;
         self.passes.push(FftPass { recipe, from, to: middle });
-        self.plan(rest, middle, to, middle_in_to)
+        match split.outer {
+            Some(o) => {
+                let (n0, job) = (spectrum[o], rest.fused_columns(spectrum[o]).expect("the outer axis lies right above the column's rest"));
+                let recipe = FftRecipe::design_column_grid(&[n0, rest.len], self.precision, job.io(), self.limits)?;
+                self.passes.push(FftPass { recipe, from: middle, to });
+                Ok(())
+            }
+            None => self.plan(rest, middle, to, middle_in_to),
+        }
     }
 
     /// C2R's mirror of `plan_row_split`: axis `column` of the half spectrum (`spectrum`, in
@@ -1013,6 +1094,24 @@ fn rows_grid_io(mut io: StridedIo, mut reals: StridedIo, n: usize, kind: FftKind
     io
 }
 
+/// How the rows take on the first pass of a column's four-step split (`Planner::row_split`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RowSplit {
+    /// The column axis, and the points of it that pass A transforms with the rows.
+    column: usize,
+    points: usize,
+    /// The axis right above the column whose pass the column's rest shares, as grids over
+    /// the array's columns (`AxisJob::fused_columns`); None: the rest and that axis apart.
+    outer: Option<usize>,
+}
+
+impl RowSplit {
+    /// The axes whose passes the split's passes make: the column, and the outer axis fused.
+    fn axes(&self) -> Vec<usize> {
+        std::iter::once(self.column).chain(self.outer).collect()
+    }
+}
+
 /// The fewest points of a grid that takes on the rows and pass A of a split (`row_split`):
 /// one grid a block, so fewer would leave its block few threads.
 const MIN_SPLIT_GRID: usize = 1024;
@@ -1045,6 +1144,20 @@ fn grid_cost(rows: usize, values: usize, precision: Precision, limits: DeviceLim
         _ => 0.65,
     };
     1.0 / fraction
+}
+
+/// Whether a block of grids of `values` points over a 128-byte run of columns (16 f32, 8
+/// f64: `FftRecipe::design_column_grid`) leaves room for three blocks a multiprocessor, the
+/// only grids over columns the planner fuses (see `Planner::row_split`). Measured on an H200
+/// (sixty-ninth session, docs/BENCHMARKS.md), the rest of the middle axis fused with the first:
+/// f64 128^3 ([32, 128] grids, then [128, 4] over 8 columns, 72 KiB: three blocks) 1.44x its
+/// three passes; f32 256^3 ([64, 256], then [256, 4] over 16 columns, 136 KiB: one block, and
+/// so the grids before) 0.97x, R2C 0.88x, and 0.93x-0.98x with blocks of 4 or 8 columns or
+/// [32, 256] and [256, 8] grids instead: passes of one block a multiprocessor overlap nothing.
+fn columns_fit_three_blocks(values: usize, precision: Precision, limits: DeviceLimits) -> bool {
+    let bytes = super::recipe::complex_bytes(precision);
+    let columns = 128 / bytes + 1;
+    values <= MAX_SINGLE_LAUNCH_LEN && limits.blocks_by_shared_memory(columns * values as u64 * bytes) >= 3
 }
 
 /// Relative time of one pass of `len` points over the whole array: 1 / its fraction of copy
@@ -1201,6 +1314,19 @@ mod tests {
 
     const H200: DeviceLimits = DeviceLimits::H200;
 
+    /// The passes an H200 gets for `p`.
+    fn passes(p: FftNdProblem) -> Vec<FftPass> {
+        FftNdRecipe::design(p, H200).unwrap().passes
+    }
+
+    /// A pass's grid shape, None where its core is no grid.
+    fn grid(pass: &FftPass) -> Option<Vec<usize>> {
+        match &pass.recipe.core {
+            Core::Grid { shape, .. } => Some(shape.clone()),
+            _ => None,
+        }
+    }
+
     #[test]
     fn long_axes_split_into_short_strided_passes() {
         // The last axis runs in one pass up to 4096 points; a strided one up to 1024.
@@ -1269,11 +1395,6 @@ mod tests {
 
     #[test]
     fn rows_take_on_pass_a_of_a_long_column_split() {
-        let passes = |p: FftNdProblem| FftNdRecipe::design(p, H200).unwrap().passes;
-        let grid = |pass: &FftPass| match &pass.recipe.core {
-            Core::Grid { shape, .. } => Some(shape.clone()),
-            _ => None,
-        };
         // 1024^2: [2, 1024] grids (rows 512 apart in, two contiguous rows out, the four-step
         // twiddle), then a strided pass of 512; no scratch out of place.
         let p = passes(FftNdProblem::c2c(&[32, 1024, 1024], &[1, 2]));
@@ -1317,12 +1438,71 @@ mod tests {
     }
 
     #[test]
+    fn the_rest_of_a_split_column_shares_a_pass_with_the_axis_before_it() {
+        // 128 x 128 x 256 f32: [32, 256] grids (the rows with pass A of the middle axis), then
+        // [128, 4] grids over columns: 16 neighbouring columns a block, each grid's values 32 x
+        // 256 apart (the middle axis's rest is 4 x 8192 apart, the first axis 32768), in place.
+        let p = passes(FftNdProblem::c2c(&[2, 128, 128, 256], &[1, 2, 3]));
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 256]), Some(vec![128, 4])]);
+        let (r, io) = (&p[1].recipe, p[1].recipe.io.as_ref().unwrap());
+        assert!(r.tuning.grid_columns && !r.is_strided_grid() && r.tuning.transforms_per_block == 16);
+        assert_eq!((io.input_stride, io.output_stride, io.twiddle), (8192, 8192, None));
+        assert_eq!(io.batch.iter().map(|d| (d.count, d.input)).collect::<Vec<_>>(), vec![(256, 1), (32, 256), (2, 1 << 22)]);
+        assert_eq!((p[1].from, p[1].to), (PassBuffer::Output, PassBuffer::Output));
+        // R2C: real [32, 256] grids, then [128, 4] over the half spectrum's 32 x 129 columns.
+        let p = passes(FftNdProblem::r2c(&[128, 128, 256], &[0, 1, 2]));
+        assert_eq!((p.len(), p[0].recipe.core.real_grid(), grid(&p[1])), (2, Some(FftKind::R2C), Some(vec![128, 4])));
+        assert_eq!(p[1].recipe.io.as_ref().unwrap().input_stride, 32 * 129);
+        // f64 128^3: [32, 128] grids, then [128, 4] over 8 columns (three blocks a multiprocessor).
+        let p = passes(FftNdProblem::c2c(&[8, 128, 128, 128], &[1, 2, 3]).f64());
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 128]), Some(vec![128, 4])]);
+        assert_eq!(p[1].recipe.tuning.transforms_per_block, 8);
+        // f32 128^3: the same split rather than 128 x 128 grids (one block a multiprocessor)
+        // and a strided pass; 64 x 64 grids (three blocks) stay fused, as do 128 x 128 ones
+        // where the first axis is not transformed.
+        let p = passes(FftNdProblem::c2c(&[16, 128, 128, 128], &[1, 2, 3]));
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 128]), Some(vec![128, 4])]);
+        let p = passes(FftNdProblem::c2c(&[128, 64, 64, 64], &[1, 2, 3]));
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![64, 64]), None]);
+        assert_eq!(grid(&passes(FftNdProblem::c2c(&[128, 128, 128], &[1, 2]))[0]), Some(vec![128, 128]));
+        // A first axis short and not a power of two, rows of 96: [16, 96] grids, then [6, 16].
+        let p = passes(FftNdProblem::c2c(&[6, 256, 96], &[0, 1, 2]));
+        assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![16, 96]), Some(vec![6, 16])]);
+        // Three passes where the grids over columns would leave one block a multiprocessor
+        // (f32 256^3: [256, 4] of 16 columns, 136 KiB; R2C too; 512^3), for C2R (not fused),
+        // and where the first axis is not transformed or not next to the column.
+        for p in [
+            FftNdProblem::c2c(&[256, 256, 256], &[0, 1, 2]),
+            FftNdProblem::r2c(&[256, 256, 256], &[0, 1, 2]),
+            FftNdProblem::c2c(&[512, 512, 512], &[0, 1, 2]),
+            FftNdProblem::c2r(&[128, 128, 256], &[0, 1, 2]),
+        ] {
+            assert_eq!(passes(p.clone()).len(), 3, "{p:?}");
+        }
+        for p in [FftNdProblem::c2c(&[4, 128, 256], &[1, 2]), FftNdProblem::c2c(&[4, 128, 3, 256], &[0, 1, 3])] {
+            assert!(passes(p.clone()).iter().all(|pass| !pass.recipe.tuning.grid_columns), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn fused_columns_continue_the_axis_by_the_dimension_right_above_it() {
+        // The rest of 256^3's middle axis (4 points 16384 apart): the dimension 65536 apart
+        // holds the first axis (256) and the batch (2); fused, the batch stays.
+        let (_, rest) = AxisJob::complex(&[512, 256, 256], 1).split(64);
+        assert_eq!((rest.len, rest.step.input), (4, 16384));
+        let fused = rest.fused_columns(256).unwrap();
+        assert_eq!((fused.len, fused.step.input), (1024, 16384));
+        assert_eq!(fused.dims.iter().map(|d| (d.count, d.input)).collect::<Vec<_>>(), vec![(256, 1), (64, 256), (2, 1 << 24)]);
+        // The whole dimension: dropped; a count it does not divide, or a real side: None.
+        assert_eq!(rest.fused_columns(512).unwrap().dims.len(), 2);
+        assert!(rest.fused_columns(3).is_none());
+        let (_, real_rest) = AxisJob::halved(&FftNdProblem::r2c(&[16, 1024], &[1]), 1).split(32);
+        assert!(real_rest.fused_columns(16).is_none());
+    }
+
+    #[test]
     fn short_trailing_axes_fuse_into_one_grid_pass() {
         let passes = |p: FftNdProblem, limits| FftNdRecipe::design(p, limits).unwrap().passes;
-        let grid = |pass: &FftPass| match &pass.recipe.core {
-            Core::Grid { shape, .. } => Some(shape.clone()),
-            _ => None,
-        };
         // 64^3: 64 x 64 grids, then the first axis; 16^3 in one pass; 32^3: 32 x 32 grids.
         let p = passes(FftNdProblem::c2c(&[64, 64, 64], &[0, 1, 2]), H200);
         assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![64, 64]), None]);

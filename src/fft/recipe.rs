@@ -584,6 +584,11 @@ pub struct FftTuning {
     /// `FftRecipe::groups_step_twiddles`, strided.rs, where the planner decides it, and
     /// codegen/strided.rs's `StepTwiddleGroups`). False for every other kernel.
     pub grouped_step_twiddles: bool,
+    /// A strided pass whose rows are grids (`FftRecipe::design_column_grid`, strided.rs):
+    /// several neighbouring rows a block, interleaved in shared memory as any strided pass's,
+    /// each row's values `stride` apart and transformed along every axis of the grid. False
+    /// for every other kernel, strided grids of one a block (`design_strided_grid`) too.
+    pub grid_columns: bool,
 }
 
 impl FftTuning {
@@ -1079,6 +1084,7 @@ impl FftRecipe {
                 rader_codelets: RaderCodelets::Off,
                 prime_factor_convolution: false,
                 grouped_step_twiddles: false,
+                grid_columns: false,
             },
             io: None,
             cluster: None,
@@ -1187,11 +1193,11 @@ impl FftRecipe {
                     FftKind::R2C => (Values::Real, Values::Complex),
                     FftKind::C2R => (Values::Complex, Values::Real),
                 };
-                t.transforms_per_block == 1 && io.chirps().next().is_none() && (io.input_values.clone(), io.output_values.clone()) == values
+                (t.transforms_per_block == 1 || (t.grid_columns && kind == FftKind::C2C && io.twiddle.is_none())) && io.chirps().next().is_none() && (io.input_values.clone(), io.output_values.clone()) == values
             };
             if self.io.as_ref().is_some_and(|io| !strided_grid_ok(io)) || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
                 return Err(Error::invalid(format!(
-                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids one a block, no Bluestein steps): {}",
+                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids one a block or, C2C without a four-step twiddle, over columns; no Bluestein steps): {}",
                     self.describe()
                 )));
             }
@@ -1263,10 +1269,11 @@ impl FftRecipe {
         stages.iter().flat_map(|s| s.radices.iter().map(move |&r| (r, s.butterflies(r).div_ceil(t)))).collect()
     }
 
-    /// Whether this is a strided pass over grids (`design_strided_grid`): the contiguous
-    /// kernels' grid, its rows addressed as `io` says.
+    /// Whether this is a strided pass over grids of one a block (`design_strided_grid`): the
+    /// contiguous kernels' grid, its rows addressed as `io` says. (Grids over columns,
+    /// `design_column_grid`, are strided passes of the interleaved kind instead.)
     pub fn is_strided_grid(&self) -> bool {
-        self.io.is_some() && matches!(self.core, Core::Grid { .. })
+        self.io.is_some() && matches!(self.core, Core::Grid { .. }) && !self.tuning.grid_columns
     }
 
     /// Values of a strided pass's row that lie next to each other in global memory before its
@@ -1274,6 +1281,7 @@ impl FftRecipe {
     /// [`FftRecipe::design_strided_grid`]); 1 for other cores.
     pub fn strided_run(&self) -> usize {
         match &self.core {
+            _ if self.tuning.grid_columns => 1,
             // A real grid's rows: the reals (its core holds them as pairs).
             Core::Grid { shape, halved: Some(_), .. } => 2 * shape[1..].iter().product::<usize>(),
             Core::Grid { shape, .. } => shape[1..].iter().product(),
@@ -1359,7 +1367,7 @@ impl FftRecipe {
         };
         let split = self.core.convolution_len().is_some() && !self.fuses_convolution();
         let twiddles = format!(
-            "{twiddles}{}{}{}{}{}{}{}{}",
+            "{twiddles}{}{}{}{}{}{}{}{}{}",
             match (self.tuning.direct_io, self.tuning.staged_store) {
                 (true, true) => "_dl",
                 (true, false) => "_d",
@@ -1371,7 +1379,8 @@ impl FftRecipe {
             if split { "_split" } else { "" },
             if self.tuning.half_spectrum_pairs { "_pairs" } else { "" },
             if self.pairs_in_core_pass() { "_mirror" } else { "" },
-            if self.tuning.grouped_step_twiddles { "_gtw" } else { "" }
+            if self.tuning.grouped_step_twiddles { "_gtw" } else { "" },
+            if self.tuning.grid_columns { "_cols" } else { "" }
         );
         let twiddles = format!("{twiddles}{}", self.gather_name_suffix());
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);

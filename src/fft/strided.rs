@@ -633,11 +633,74 @@ impl FftRecipe {
         r.check(limits)?;
         Ok(r)
     }
+
+    /// A strided pass whose rows are C2C grids of `shape`, transformed along every axis, with
+    /// value i of a row (row-major in the grid) `io`'s stride apart as in any strided pass, and
+    /// neighbouring rows (columns of the array) together in a block: two axes of an array in
+    /// one pass where the outer one's stride is the inner one's times its length, so that the
+    /// grid's values lie uniformly apart. A 128 x 128 x 256 transform so runs in two passes:
+    /// its rows with pass A of the middle axis's four-step split (`design_strided_grid`), then
+    /// the middle axis's last 4 points with the first axis's 128 as [128, 4] grids over columns
+    /// (`Planner::row_split`, nd_recipe.rs), instead of three.
+    ///
+    /// Rows a block as `design_strided`'s (runs of STRIDED_RUN_BYTES, halved until the block
+    /// fits shared memory); threads: those of one of the grid's passes, the count that issues
+    /// the least work over the block's threads (fewer on ties).
+    pub fn design_column_grid(shape: &[usize], precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
+        let len: usize = shape.iter().product();
+        io.validate(len, 1)?;
+        if io.twiddle.is_some() || io.input_values != Values::Complex || io.output_values != Values::Complex || io.input_chirp.is_some() || io.output_chirp.is_some() || io.between.is_some() {
+            return Err(Error::invalid(format!("grids over columns are complex on both sides, without a four-step twiddle or Bluestein step: {io:?}")));
+        }
+        let mut r = FftRecipe::design_grid(shape, io.rows(), precision, limits)?;
+        let bytes = complex_bytes(precision);
+        let mut rows = ((STRIDED_RUN_BYTES / bytes) as usize).min(io.fastest_count().next_power_of_two()).max(1) as u32;
+        let shared = |rows: u32| if rows == 1 { 1 } else { rows as u64 + 1 } * len as u64 * bytes;
+        while rows > 1 && shared(rows) > limits.shared_bytes {
+            rows /= 2;
+        }
+        let t = &mut r.tuning;
+        t.transforms_per_block = rows;
+        t.direct_io = false;
+        t.staged_store = false;
+        t.drop_padding();
+        t.min_blocks_per_sm = 1;
+        t.ping_pong = false;
+        t.grid_columns = true;
+        r.io = Some(io);
+        let most = (limits.max_threads / rows).max(1);
+        let mut best: Option<(usize, u32)> = None;
+        for (_, butterflies) in r.core.pass_butterflies() {
+            r.tuning.threads_per_transform = (butterflies as u32).clamp(1, most);
+            let candidate = (r.issued_work(), r.tuning.threads_per_transform);
+            if best.is_none_or(|b| candidate < b) {
+                best = Some(candidate);
+            }
+        }
+        r.tuning.threads_per_transform = best.map_or(1, |b| b.1);
+        r.check(limits)?;
+        Ok(r)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Complex values both ways, `stride` apart on both sides, rows at `batch`; no twiddle.
+    fn complex_rows(stride: usize, batch: Vec<BatchDim>) -> StridedIo {
+        StridedIo {
+            input_stride: stride,
+            output_stride: stride,
+            batch,
+            twiddle: None,
+            input_values: Values::Complex,
+            output_values: Values::Complex,
+            input_chirp: None,
+            output_chirp: None,
+            between: None,
+        }
+    }
 
     #[test]
     fn step_twiddles_are_computed_only_past_two_digits_where_exact() {
@@ -662,6 +725,22 @@ mod tests {
         let packed = Values::Packed(PackedAxis { len: 1 << 23, at: AxisIndex::whole(1) });
         assert!(!io(1 << 22, packed).computes_twiddle(Precision::F32));
         assert!(!StridedIo { twiddle: None, ..io(1 << 22, Values::Complex) }.computes_twiddle(Precision::F32));
+    }
+
+    #[test]
+    fn grids_over_columns_take_a_run_of_columns_a_block() {
+        let lim = DeviceLimits::H200;
+        // [128, 4] grids, values 8192 apart, over 256 x 32 neighbouring columns.
+        let io = complex_rows(8192, vec![BatchDim { count: 8192, input: 1, output: 1 }, BatchDim { count: 2, input: 1 << 22, output: 1 << 22 }]);
+        let r = FftRecipe::design_column_grid(&[128, 4], Precision::F32, io.clone(), lim).unwrap();
+        assert!(r.tuning.grid_columns && !r.is_strided_grid() && r.kernel_name().contains("_cols"));
+        assert_eq!((r.tuning.transforms_per_block, r.strided_run(), r.buffer_values()), (16, 1, 17 * 512));
+        // f64: 8 columns (128 bytes); columns of 4096-point grids halve the run to fit.
+        assert_eq!(FftRecipe::design_column_grid(&[128, 4], Precision::F64, io.clone(), lim).unwrap().tuning.transforms_per_block, 8);
+        assert_eq!(FftRecipe::design_column_grid(&[256, 16], Precision::F32, io.clone(), lim).unwrap().tuning.transforms_per_block, 4);
+        // A four-step twiddle or a real side is not theirs.
+        assert!(FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { twiddle: Some(StepTwiddle { len: 512, dim: 0 }), ..io.clone() }, lim).is_err());
+        assert!(FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { output_values: Values::Real, ..io }, lim).is_err());
     }
 
     #[test]
@@ -717,17 +796,7 @@ mod tests {
     fn long_rows_that_fill_a_multiprocessor_take_two_passes_of_long_codelets() {
         // 1024 points, 16 columns a block: 136 KiB of 227 on an H200, 32 x 32 with a thread per
         // codelet; where a block has room for two such blocks, or in f64, as designed before.
-        let io = |cols: usize| StridedIo {
-            input_stride: cols,
-            output_stride: cols,
-            batch: vec![BatchDim { count: cols, input: 1, output: 1 }],
-            twiddle: None,
-            input_values: Values::Complex,
-            output_values: Values::Complex,
-            input_chirp: None,
-            output_chirp: None,
-            between: None,
-        };
+        let io = |cols: usize| complex_rows(cols, vec![BatchDim { count: cols, input: 1, output: 1 }]);
         let h200 = DeviceLimits::H200;
         let r = FftRecipe::design_strided(1024, Precision::F32, io(64), h200).unwrap();
         assert_eq!((r.core.clone(), r.tuning.threads_per_transform, r.tuning.transforms_per_block), (Core::Stockham { len: 1024, radices: vec![32, 32] }, 32, 16));
@@ -747,17 +816,7 @@ mod tests {
         let h200 = DeviceLimits::H200;
         // Columns both ways (stride 1024), 16 rows a block of 1024 or 512 points (136 / 68
         // KiB): direct both ways; of 256 points (34 KiB): staged.
-        let columns = StridedIo {
-            input_stride: 1024,
-            output_stride: 1024,
-            batch: vec![BatchDim { count: 1024, input: 1, output: 1 }],
-            twiddle: None,
-            input_values: Values::Complex,
-            output_values: Values::Complex,
-            input_chirp: None,
-            output_chirp: None,
-            between: None,
-        };
+        let columns = complex_rows(1024, vec![BatchDim { count: 1024, input: 1, output: 1 }]);
         for len in [1024, 512] {
             let r = FftRecipe::design_strided(len, Precision::F32, columns.clone(), h200).unwrap();
             assert!(r.tuning.direct_io && r.reads_columns_directly() && r.writes_columns_directly(), "{}", r.kernel_name());
