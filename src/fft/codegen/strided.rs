@@ -13,7 +13,9 @@
 //! and walks its values. The core is the contiguous kernels' (passes.rs), staged.
 //!
 //! (Strided grids, `FftRecipe::design_strided_grid`, are the contiguous kernels' grids with
-//! other addresses, codegen/io.rs; they share `offset_function` and `step_functions`.)
+//! other addresses, codegen/io.rs; they share `offset_function` and `step_functions`. Grids
+//! over columns, `FftRecipe::design_column_grid`, are this file's kernels with a grid core:
+//! their rows' values lie `stride` apart as any strided pass's.)
 
 use super::passes::{Sink, Source};
 use super::KernelWriter;
