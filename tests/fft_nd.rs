@@ -497,7 +497,9 @@ fn the_rest_of_a_split_column_shares_a_pass_with_the_axis_before_it() {
     // f64): the rows take on pass A of the middle axis's four-step split (grids of [r, n]; R2C
     // real ones), and the middle axis's last points share a pass with the first axis, as grids
     // over the array's columns ([n0, rest], neighbouring columns together in a block): two
-    // passes, not three. Planned for an H200 and run wherever that plan fits (PoCL's
+    // passes, not three. C2R mirrors it: the first axis with the middle axis's long part as
+    // grids over columns (the four-step twiddle on their last axis), then real grids of the
+    // rest with the rows. Planned for an H200 and run wherever that plan fits (PoCL's
     // work-groups take it; NVIDIA's OpenCL, 48 KiB a block, may refuse it by name). First
     // axes of 16, 6 (not a power of two), 3 (with a batch, in place), 8 (f64) and 5.
     let cases = [
@@ -507,13 +509,16 @@ fn the_rest_of_a_split_column_shares_a_pass_with_the_axis_before_it() {
         FftNdProblem::c2c(&[8, 128, 128], &[0, 1, 2]).f64(),
         FftNdProblem::r2c(&[16, 128, 256], &[0, 1, 2]),
         FftNdProblem::r2c(&[2, 5, 256, 128], &[1, 2, 3]).norm(Normalization::None),
+        FftNdProblem::c2r(&[16, 128, 256], &[0, 1, 2]),
+        FftNdProblem::c2r(&[2, 5, 256, 128], &[1, 2, 3]).norm(Normalization::Ortho),
     ];
     for device in common::devices() {
         for p in cases.iter().cloned() {
             let recipe = FftNdRecipe::design(p.clone(), coalesce::fft::DeviceLimits::H200).unwrap();
             let names: Vec<String> = recipe.passes.iter().map(|pass| pass.recipe.kernel_name()).collect();
             assert_eq!(names.len(), 2, "{p:?}: {names:?}");
-            assert!(names[0].contains("grid") && names[1].contains("_cols"), "{p:?}: {names:?}");
+            let (grid, columns) = if p.kind == FftKind::C2R { (&names[1], &names[0]) } else { (&names[0], &names[1]) };
+            assert!(grid.contains("grid") && columns.contains("_cols"), "{p:?}: {names:?}");
             let Some(plan) = unless_too_big(&device, &p, FftNdPlan::from_recipe(&device, recipe)) else { continue };
             match (p.kind, p.precision) {
                 (FftKind::C2C, Precision::F32) => check_plan::<f32>(&device, &plan),

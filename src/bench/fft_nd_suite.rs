@@ -90,7 +90,7 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
 }
 
 /// Axis subsets and strided layouts cuFFT's advanced layout can also express, C2C f32 (and
-/// two R2C), about 256 MiB each: columns (a transform along a strided axis, batches next to
+/// R2C and C2R ones), about 256 MiB each: columns (a transform along a strided axis, batches next to
 /// each other), a 2D transform whose batch is the innermost axis, two axes around a batch
 /// axis, padded rows, column-major input written as rows, and 3D boxes whose trailing axes
 /// outgrow a block.
@@ -110,6 +110,7 @@ pub(super) fn layouts(quick: bool) -> Vec<Spec> {
         // middle axis, then its rest with the first axis as grids over columns (two passes).
         ("3d box", c2c(&[8 / s, 128, 128, 256], &[1, 2, 3])),
         ("3d box", FftNdProblem::r2c(&[8 / s, 128, 128, 256], &[1, 2, 3])),
+        ("3d box", FftNdProblem::c2r(&[8 / s, 128, 128, 256], &[1, 2, 3])),
     ];
     cases
         .into_iter()

@@ -174,18 +174,19 @@ impl FftNdRecipe {
                 // The axis nearest the halved rows may end in their pass (as R2C's rows begin
                 // the next axis; see `Planner::plan_rows_last`): it then runs after the others.
                 let split = match others.iter().copied().max() {
-                    Some(c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, None, FftKind::C2R),
+                    Some(c) if rows_may_split && h + 1 == spectrum.len() => planner.row_split(&problem.shape, h, c, others.iter().copied().filter(|&a| a < c).max(), FftKind::C2R),
                     _ => None,
                 };
                 let mut at = PassBuffer::Input;
                 let mut sides = Sides { input, ..Sides::same(row_major_strides(&spectrum)) };
-                for a in others.iter().copied().filter(|a| !fused.contains(a) && Some(*a) != split.map(|s| s.column)) {
+                let done = split.map_or(vec![], |s| s.axes());
+                for a in others.iter().copied().filter(|a| !fused.contains(a) && !done.contains(a)) {
                     planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Scratch, true)?;
                     at = PassBuffer::Scratch;
                     sides = Sides::same(row_major_strides(&spectrum));
                 }
                 if let Some(split) = split {
-                    planner.plan_rows_last(&problem.shape, &spectrum, split.column, split.points, at)?;
+                    planner.plan_rows_last(&problem.shape, &spectrum, split, at)?;
                 } else if !fused.is_empty() {
                     planner.passes.push(grid_pass(at)?);
                 } else {
@@ -892,9 +893,10 @@ impl Planner {
         if line * bytes < 128 {
             return None;
         }
-        // The axis planned after the column, where the column's rest may share its pass (see
-        // `fused_columns`): next to the column (but for axes of length 1), smooth, not C2R's.
-        let outer = outer.filter(|&o| kind != FftKind::C2R && o < column && (2..=MAX_SINGLE_LAUNCH_LEN).contains(&shape[o]) && is_smooth(shape[o], MAX_PRIME_RADIX) && shape[o + 1..column].iter().all(|&d| d == 1));
+        // The axis planned after the column (C2R: before it), where the column's rest (C2R:
+        // its long part) may share its pass (see `fused_columns`, `fused_rows_above`): next
+        // to the column (but for axes of length 1), smooth.
+        let outer = outer.filter(|&o| o < column && (2..=MAX_SINGLE_LAUNCH_LEN).contains(&shape[o]) && is_smooth(shape[o], MAX_PRIME_RADIX) && shape[o + 1..column].iter().all(|&d| d == 1));
         let outer_cost = outer.map_or(0.0, |o| self.costs.axis(shape[o], true).0);
         let unsplit = pass_cost(n, false, self.costs.long) + self.costs.axis(len, true).0 + outer_cost;
         // The column's rest: planned as any axis; C2R's runs before the grid, in one pass.
@@ -968,15 +970,27 @@ impl Planner {
     /// `from`) split four-step with pass A over its long part, len / r points (strided, the
     /// four-step twiddle on its writes, into scratch), then pass B over the `r` points left
     /// fused with the halved rows into a real grid of r x n (rows len / r apart on both
-    /// sides), which writes the reals (`shape`) to the output.
-    fn plan_rows_last(&mut self, shape: &[usize], spectrum: &[usize], column: usize, r: usize, from: PassBuffer) -> Result<()> {
-        let (n, n2) = (shape[shape.len() - 1], spectrum[column] / r);
-        let (pass_a, rest) = AxisJob::complex(spectrum, column).split(n2);
+    /// sides), which writes the reals (`shape`) to the output. With `split.outer`, pass A
+    /// takes that axis too, as [n0, len / r] grids over columns (`fused_rows_above`), the
+    /// twiddle on their last axis: pass A then leaves its values at n1 + N1 k2
+    /// (`MiddleOrder::N1Inner`), where the outer axis continues them uniformly.
+    fn plan_rows_last(&mut self, shape: &[usize], spectrum: &[usize], split: RowSplit, from: PassBuffer) -> Result<()> {
+        let (n, column) = (shape[shape.len() - 1], split.column);
+        let n2 = spectrum[column] / split.points;
+        let order = if split.outer.is_some() { MiddleOrder::N1Inner } else { MiddleOrder::K2Inner };
+        let (pass_a, rest) = AxisJob::complex(spectrum, column).split_as(n2, order);
         let middle = from.other_scratch();
-        self.passes.push(FftPass { recipe: FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?, from, to: middle });
+        let first = match split.outer {
+            Some(o) => {
+                let io = fused_rows_above(&pass_a, n2, spectrum[o]).expect("the outer axis lies right above the column");
+                FftRecipe::design_column_grid(&[spectrum[o], n2], self.precision, io, self.limits)?
+            }
+            None => FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?,
+        };
+        self.passes.push(FftPass { recipe: first, from, to: middle });
         // Pass B's input as the spectrum lies in scratch; its output, the reals'.
-        let io = rows_grid_io(rest.io(), AxisJob::complex(shape, column).split(n2).1.io(), n, FftKind::C2R);
-        let recipe = FftRecipe::design_strided_grid(&[r, n], FftKind::C2R, self.precision, io, self.limits)?;
+        let io = rows_grid_io(rest.io(), AxisJob::complex(shape, column).split_as(n2, order).1.io(), n, FftKind::C2R);
+        let recipe = FftRecipe::design_strided_grid(&[split.points, n], FftKind::C2R, self.precision, io, self.limits)?;
         self.passes.push(FftPass { recipe, from: middle, to: PassBuffer::Output });
         Ok(())
     }
@@ -1092,6 +1106,27 @@ fn rows_grid_io(mut io: StridedIo, mut reals: StridedIo, n: usize, kind: FftKind
         t.dim -= 1;
     }
     io
+}
+
+/// Pass A of a split over `n2` points (`io`) with the `n0` points of the axis right above the
+/// split axis taken out of its batch (the innermost part of the dimension `n2` rows of it apart
+/// on both sides): rows of [n0, n2] grids whose values lie the pass's stride apart
+/// (`FftRecipe::design_column_grid`, its four-step twiddle on the grid's last axis). None where
+/// no dimension so continues the rows, or the twiddle's dimension is that one.
+fn fused_rows_above(io: &StridedIo, n2: usize, n0: usize) -> Option<StridedIo> {
+    let next = |d: &BatchDim| d.input == n2 * io.input_stride && d.output == n2 * io.output_stride && d.count.is_multiple_of(n0);
+    let at = io.batch.iter().position(next).filter(|&at| n0 > 1 && io.twiddle.is_none_or(|t| t.dim != at))?;
+    let mut io = io.clone();
+    let d = io.batch[at];
+    if d.count == n0 && io.batch.len() > 1 {
+        io.batch.remove(at);
+        if let Some(t) = io.twiddle.as_mut().filter(|t| t.dim > at) {
+            t.dim -= 1;
+        }
+    } else {
+        io.batch[at] = BatchDim { count: d.count / n0, input: d.input * n0, output: d.output * n0 };
+    }
+    Some(io)
 }
 
 /// How the rows take on the first pass of a column's four-step split (`Planner::row_split`).
@@ -1468,14 +1503,23 @@ mod tests {
         // A first axis short and not a power of two, rows of 96: [16, 96] grids, then [6, 16].
         let p = passes(FftNdProblem::c2c(&[6, 256, 96], &[0, 1, 2]));
         assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![16, 96]), Some(vec![6, 16])]);
+        // C2R mirrors it: [128, 4] grids over columns reading the half spectrum (the middle
+        // axis's long part, its four-step twiddle on the grids' last axis, written at n1 + 32
+        // k2 into scratch), then real [32, 256] grids reading those rows one after another.
+        let p = passes(FftNdProblem::c2r(&[128, 128, 256], &[0, 1, 2]));
+        assert_eq!((grid(&p[0]), p[1].recipe.core.real_grid(), grid(&p[1])), (Some(vec![128, 4]), Some(FftKind::C2R), Some(vec![32, 128])));
+        let io = p[0].recipe.io.as_ref().unwrap();
+        assert_eq!((io.input_stride, io.output_stride, io.twiddle.map(|t| t.len)), (32 * 129, 32 * 129, Some(128)));
+        assert_eq!((p[0].from, p[0].to, p[1].from, p[1].to), (PassBuffer::Input, PassBuffer::Scratch, PassBuffer::Scratch, PassBuffer::Output));
+        assert_eq!(p[1].recipe.io.as_ref().unwrap().input_stride, 129);
         // Three passes where the grids over columns would leave one block a multiprocessor
-        // (f32 256^3: [256, 4] of 16 columns, 136 KiB; R2C too; 512^3), for C2R (not fused),
-        // and where the first axis is not transformed or not next to the column.
+        // (f32 256^3: [256, 4] of 16 columns, 136 KiB; R2C and C2R too; 512^3), and where the
+        // first axis is not transformed or not next to the column.
         for p in [
             FftNdProblem::c2c(&[256, 256, 256], &[0, 1, 2]),
             FftNdProblem::r2c(&[256, 256, 256], &[0, 1, 2]),
+            FftNdProblem::c2r(&[256, 256, 256], &[0, 1, 2]),
             FftNdProblem::c2c(&[512, 512, 512], &[0, 1, 2]),
-            FftNdProblem::c2r(&[128, 128, 256], &[0, 1, 2]),
         ] {
             assert_eq!(passes(p.clone()).len(), 3, "{p:?}");
         }
@@ -1498,6 +1542,17 @@ mod tests {
         assert!(rest.fused_columns(3).is_none());
         let (_, real_rest) = AxisJob::halved(&FftNdProblem::r2c(&[16, 1024], &[1]), 1).split(32);
         assert!(real_rest.fused_columns(16).is_none());
+        // C2R's pass A over the long part of 128 x 128 x 256's middle axis (4 points 32 rows
+        // of 129 apart, written at n1 + 32 k2): the first axis (16512 apart both ways) leaves
+        // the batch; the twiddle's dimension (the 32 rows n1) moves down with it.
+        let (pass_a, _) = AxisJob::complex(&[2 * 128, 128, 129], 1).split_as(4, MiddleOrder::N1Inner);
+        assert_eq!((pass_a.input_stride, pass_a.output_stride), (32 * 129, 32 * 129));
+        let fused = fused_rows_above(&pass_a, 4, 128).unwrap();
+        assert_eq!(fused.batch.iter().map(|d| (d.count, d.input, d.output)).collect::<Vec<_>>(), vec![(129, 1, 1), (32, 129, 129), (2, 128 * 16512, 128 * 16512)]);
+        assert_eq!(fused.twiddle.map(|t| (t.len, fused.batch[t.dim].count)), Some((128, 32)));
+        // K2Inner leaves k2 one row apart: the first axis does not continue the pass's rows.
+        let (pass_a, _) = AxisJob::complex(&[2 * 128, 128, 129], 1).split(4);
+        assert!(fused_rows_above(&pass_a, 4, 128).is_none());
     }
 
     #[test]

@@ -1193,11 +1193,11 @@ impl FftRecipe {
                     FftKind::R2C => (Values::Real, Values::Complex),
                     FftKind::C2R => (Values::Complex, Values::Real),
                 };
-                (t.transforms_per_block == 1 || (t.grid_columns && kind == FftKind::C2C && io.twiddle.is_none())) && io.chirps().next().is_none() && (io.input_values.clone(), io.output_values.clone()) == values
+                (t.transforms_per_block == 1 || (t.grid_columns && kind == FftKind::C2C)) && io.chirps().next().is_none() && (io.input_values.clone(), io.output_values.clone()) == values
             };
             if self.io.as_ref().is_some_and(|io| !strided_grid_ok(io)) || self.problem.kind != kind || self.problem.placement == super::problem::Placement::InPlace && kind != FftKind::C2C {
                 return Err(Error::invalid(format!(
-                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids one a block or, C2C without a four-step twiddle, over columns; no Bluestein steps): {}",
+                    "a grid core transforms rows of its own kind ({kind}; real grids out of place; strided grids one a block or, C2C, over columns; no Bluestein steps): {}",
                     self.describe()
                 )));
             }

@@ -641,7 +641,10 @@ impl FftRecipe {
     /// grid's values lie uniformly apart. A 128 x 128 x 256 transform so runs in two passes:
     /// its rows with pass A of the middle axis's four-step split (`design_strided_grid`), then
     /// the middle axis's last 4 points with the first axis's 128 as [128, 4] grids over columns
-    /// (`Planner::row_split`, nd_recipe.rs), instead of three.
+    /// (`Planner::row_split`, nd_recipe.rs), instead of three. A four-step twiddle applies to
+    /// the grid's last axis (C2R's mirror: the first axis with pass A of the middle axis's
+    /// split, `Planner::plan_rows_last`): value i of the row is multiplied as value i mod n of
+    /// an n-point pass would be.
     ///
     /// Rows a block as `design_strided`'s (runs of STRIDED_RUN_BYTES, halved until the block
     /// fits shared memory); threads: those of one of the grid's passes, the count that issues
@@ -649,8 +652,8 @@ impl FftRecipe {
     pub fn design_column_grid(shape: &[usize], precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
         let len: usize = shape.iter().product();
         io.validate(len, 1)?;
-        if io.twiddle.is_some() || io.input_values != Values::Complex || io.output_values != Values::Complex || io.input_chirp.is_some() || io.output_chirp.is_some() || io.between.is_some() {
-            return Err(Error::invalid(format!("grids over columns are complex on both sides, without a four-step twiddle or Bluestein step: {io:?}")));
+        if io.input_values != Values::Complex || io.output_values != Values::Complex || io.input_chirp.is_some() || io.output_chirp.is_some() || io.between.is_some() {
+            return Err(Error::invalid(format!("grids over columns are complex on both sides, without a Bluestein step: {io:?}")));
         }
         let mut r = FftRecipe::design_grid(shape, io.rows(), precision, limits)?;
         let bytes = complex_bytes(precision);
@@ -738,8 +741,9 @@ mod tests {
         // f64: 8 columns (128 bytes); columns of 4096-point grids halve the run to fit.
         assert_eq!(FftRecipe::design_column_grid(&[128, 4], Precision::F64, io.clone(), lim).unwrap().tuning.transforms_per_block, 8);
         assert_eq!(FftRecipe::design_column_grid(&[256, 16], Precision::F32, io.clone(), lim).unwrap().tuning.transforms_per_block, 4);
-        // A four-step twiddle or a real side is not theirs.
-        assert!(FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { twiddle: Some(StepTwiddle { len: 512, dim: 0 }), ..io.clone() }, lim).is_err());
+        // A four-step twiddle is on the grid's last axis; a real side is not theirs.
+        let twiddled = FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { twiddle: Some(StepTwiddle { len: 512, dim: 0 }), ..io.clone() }, lim).unwrap();
+        assert!(crate::fft::FftPlan::source(&twiddled).body.contains("step_twiddle(tables, (step * (i % 4u)) % 512u)"));
         assert!(FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { output_values: Values::Real, ..io }, lim).is_err());
     }
 

@@ -444,7 +444,12 @@ impl KernelWriter<'_> {
                 self.w.comment(&["four-step twiddle: applied by the core's last pass"]);
             }
             (Some(tw), None) => {
-                self.w.line(format!("v = cmul(v, step_twiddle(tables, (step * i) % {}u));   /* four-step twiddle */", tw.len));
+                // Grids over columns: the twiddle is on the grid's last axis.
+                let index = match &self.r.core {
+                    Core::Grid { shape, .. } if self.r.tuning.grid_columns => format!("(i % {}u)", shape[shape.len() - 1]),
+                    _ => "i".to_string(),
+                };
+                self.w.line(format!("v = cmul(v, step_twiddle(tables, (step * {index}) % {}u));   /* four-step twiddle */", tw.len));
             }
             _ => {}
         }
