@@ -921,21 +921,25 @@ impl Planner {
         best
     }
 
-    /// Whether a row-major C2C problem's two fused trailing axes (`fused`, a grid of one
-    /// block a multiprocessor: `grid_cost`) should run instead as the rows with pass A of the
-    /// column before them, the column's rest with the axis before it as grids over columns
-    /// (`row_split`), where that costs less with the axis before counted either way: f32
-    /// 128^3 then takes [32, 128] grids and [128, 4] over columns, three blocks a
-    /// multiprocessor each, instead of 128 x 128 grids (one block) and a strided pass of 128.
+    /// Whether a row-major problem's two fused trailing axes (`fused`, a grid of one block a
+    /// multiprocessor: `grid_cost`) should run instead as the rows with pass A of the column
+    /// before them, the column's rest with the axis before it as grids over columns
+    /// (`row_split`; C2R its mirror), where that costs less with the axis before counted
+    /// either way: f32 128^3 then takes [32, 128] grids and [128, 4] over columns, three
+    /// blocks a multiprocessor each, instead of 128 x 128 grids (one block) and a strided pass
+    /// of 128; so do f64 R2C and C2R 128^3 (real 128 x 128 grids: 130 KiB). Real transforms
+    /// out of place only, as the split takes them.
     fn splits_rather_than_fusing(&mut self, problem: &FftNdProblem, fused: &[usize]) -> bool {
         let &[column, row] = fused else { return false };
-        let (shape, outer) = (&problem.shape, column.checked_sub(1));
-        if problem.kind != FftKind::C2C || !problem.is_row_major() || outer.is_none_or(|o| !problem.axes.contains(&o)) {
+        let (shape, outer, kind) = (&problem.shape, column.checked_sub(1), problem.kind);
+        let in_place_real = kind != FftKind::C2C && problem.placement == Placement::InPlace;
+        if in_place_real || !problem.is_row_major() || outer.is_none_or(|o| !problem.axes.contains(&o)) {
             return false;
         }
-        let grid = grid_cost(shape[column], shape[column] * shape[row], self.precision, self.limits);
+        let line = if kind == FftKind::C2C { shape[row] } else { shape[row] / 2 + 1 };
+        let grid = grid_cost(shape[column], shape[column] * line, self.precision, self.limits);
         let apart = grid + outer.map_or(0.0, |o| self.costs.axis(shape[o], true).0);
-        match self.cheapest_row_split(shape, row, column, outer, FftKind::C2C) {
+        match self.cheapest_row_split(shape, row, column, outer, kind) {
             Some((cost, split)) => split.outer.is_some() && cost < apart - 1e-9,
             None => false,
         }
@@ -1497,6 +1501,14 @@ mod tests {
         // where the first axis is not transformed.
         let p = passes(FftNdProblem::c2c(&[16, 128, 128, 128], &[1, 2, 3]));
         assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![32, 128]), Some(vec![128, 4])]);
+        // f64 R2C and C2R 128^3 likewise (their real 128 x 128 grids: 130 KiB); f32's (65 KiB,
+        // three blocks) stay.
+        for p in [FftNdProblem::r2c(&[8, 128, 128, 128], &[1, 2, 3]).f64(), FftNdProblem::c2r(&[8, 128, 128, 128], &[1, 2, 3]).f64()] {
+            assert!(passes(p.clone()).iter().any(|pass| pass.recipe.tuning.grid_columns), "{p:?}");
+        }
+        for p in [FftNdProblem::r2c(&[16, 128, 128, 128], &[1, 2, 3]), FftNdProblem::c2r(&[16, 128, 128, 128], &[1, 2, 3])] {
+            assert!(passes(p.clone()).iter().all(|pass| !pass.recipe.tuning.grid_columns), "{p:?}");
+        }
         let p = passes(FftNdProblem::c2c(&[128, 64, 64, 64], &[1, 2, 3]));
         assert_eq!(p.iter().map(grid).collect::<Vec<_>>(), vec![Some(vec![64, 64]), None]);
         assert_eq!(grid(&passes(FftNdProblem::c2c(&[128, 128, 128], &[1, 2]))[0]), Some(vec![128, 128]));
