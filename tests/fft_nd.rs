@@ -501,7 +501,8 @@ fn the_rest_of_a_split_column_shares_a_pass_with_the_axis_before_it() {
     // grids over columns (the four-step twiddle on their last axis), then real grids of the
     // rest with the rows. Planned for an H200 and run wherever that plan fits (PoCL's
     // work-groups take it; NVIDIA's OpenCL, 48 KiB a block, may refuse it by name). First
-    // axes of 16, 6 (not a power of two), 3 (with a batch, in place), 8 (f64) and 5.
+    // axes of 16, 6 (not a power of two), 3 (with a batch, in place), 8 (f64) and 5; rows of
+    // 256, 96 and 128; every kind, f64 real 128^3's shape too.
     let cases = [
         FftNdProblem::c2c(&[16, 128, 256], &[0, 1, 2]),
         FftNdProblem::c2c(&[2, 6, 256, 96], &[1, 2, 3]).norm(Normalization::Ortho),

@@ -658,7 +658,10 @@ impl FftRecipe {
         let mut r = FftRecipe::design_grid(shape, io.rows(), precision, limits)?;
         let bytes = complex_bytes(precision);
         let mut rows = ((STRIDED_RUN_BYTES / bytes) as usize).min(io.fastest_count().next_power_of_two()).max(1) as u32;
-        let shared = |rows: u32| if rows == 1 { 1 } else { rows as u64 + 1 } * len as u64 * bytes;
+        let shared = |rows: u32| {
+            let stride = if rows == 1 { 1 } else { rows as u64 + 1 };
+            stride * len as u64 * bytes
+        };
         while rows > 1 && shared(rows) > limits.shared_bytes {
             rows /= 2;
         }
