@@ -145,7 +145,7 @@ impl FftNdRecipe {
             let batch = problem.len() / grid.iter().product::<usize>();
             let recipe = match problem.kind {
                 FftKind::C2C => FftRecipe::design_grid(&grid, batch, problem.precision, limits)?,
-                kind => FftRecipe::design_real_grid(&grid, batch, kind, problem.precision, limits)?,
+                kind => FftRecipe::design_real_grid(&grid, batch, kind, problem.precision, limits)?.with_real_grid_launch_bound(limits),
             };
             Ok(FftPass { recipe, from, to: PassBuffer::Output })
         };
@@ -1538,6 +1538,18 @@ mod tests {
         for p in [FftNdProblem::c2c(&[4, 128, 256], &[1, 2]), FftNdProblem::c2c(&[4, 128, 3, 256], &[0, 1, 3])] {
             assert!(passes(p.clone()).iter().all(|pass| !pass.recipe.tuning.grid_columns), "{p:?}");
         }
+    }
+
+    #[test]
+    fn large_fused_r2c_grids_take_a_launch_bound_of_two_blocks() {
+        let bound = |p: FftNdProblem| passes(p)[0].recipe.tuning.min_blocks_per_sm;
+        assert_eq!(bound(FftNdProblem::r2c(&[16, 128, 128, 128], &[1, 2, 3])), 2);
+        // Measured no faster: C2R's grid, R2C 64^3's; f64 128^3 is split, not a fused grid.
+        assert_eq!(passes(FftNdProblem::c2r(&[16, 128, 128, 128], &[1, 2, 3]))[1].recipe.tuning.min_blocks_per_sm, 1);
+        assert_eq!(bound(FftNdProblem::r2c(&[128, 64, 64, 64], &[1, 2, 3])), 1);
+        assert_eq!(bound(FftNdProblem::r2c(&[8, 128, 128, 128], &[1, 2, 3]).f64()), 1);
+        // Strided real grids (the rows with pass A of a column) keep none.
+        assert_eq!(bound(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2])), 1);
     }
 
     #[test]

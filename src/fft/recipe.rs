@@ -649,6 +649,11 @@ pub struct FftRecipe {
     pub cluster: Option<Box<ClusterSplit>>,
 }
 
+/// Values of a fused R2C grid's half spectrum from which it takes a launch bound of two blocks
+/// (`FftRecipe::with_real_grid_launch_bound`): 128 x 65 = 8320 for 128^3, which gained; 64 x 33
+/// for 64^3 ran the same either way.
+const REAL_GRID_BOUND_MIN_VALUES: usize = 8192;
+
 /// Shared memory a block aims to fill before it stops adding transforms, with blocks of
 /// TARGET_THREADS_PER_BLOCK threads and at most MAX_THREADS_PER_BLOCK (N = 2 ran at 0.76 of
 /// copy with 1024-thread blocks). Halving both from 2048 values and 256 threads ran 27 of 41
@@ -888,6 +893,23 @@ impl FftRecipe {
             Error::invalid(format!("a grid of {shape:?} needs two or more axes, each longer than 1 with prime factors up to {MAX_PRIME_RADIX}"))
         })?;
         Self::design_around(FftProblem::c2c(core.len(), batch).precision(precision), core, limits)
+    }
+
+    /// This fused trailing R2C grid (`design_real_grid`, one a block, not strided) with a
+    /// launch bound of two blocks a multiprocessor where its shared memory holds two and it
+    /// keeps REAL_GRID_BOUND_MIN_VALUES or more, f32: without the bound ptxas gave the real
+    /// 128 x 128 grid of 128^3 (520 threads) 68 registers, one block a multiprocessor, 38% of
+    /// DRAM bandwidth (Nsight Compute, H200, sixty-ninth session). With it R2C f32 128^3 ran
+    /// 1.134x (1.13x -> 1.28x cuFFT, same run, two rounds; docs/BENCHMARKS.md). The same bound
+    /// on every grid lost elsewhere: C2C f32 64^3 0.92x and 128^3 0.94x, C2R f32 128^3 1.00x,
+    /// three blocks R2C f32 128^3 0.72x.
+    pub(crate) fn with_real_grid_launch_bound(mut self, limits: DeviceLimits) -> Self {
+        let two_fit = limits.blocks_by_shared_memory(self.shared_bytes()) >= 2;
+        let large = self.core.region() >= REAL_GRID_BOUND_MIN_VALUES;
+        if self.core.real_grid() == Some(FftKind::R2C) && self.io.is_none() && self.problem.precision == Precision::F32 && large && two_fit {
+            self.tuning.min_blocks_per_sm = 2;
+        }
+        self
     }
 
     /// Several trailing axes of a row-major real transform in one launch, the last the halved
