@@ -28,7 +28,7 @@
 //!   strided pass of 512, 4096^2 in two passes, not three. C2R mirrors it: the column's long
 //!   part first, then its last R points with the halved rows (`Planner::plan_rows_last`).
 //!   C2C and R2C: the column's rest may share its pass with the axis before the column, as
-//!   grids over the array's columns (`AxisJob::fused_columns`,
+//!   grids over the array's columns (`fused_columns`,
 //!   `FftRecipe::design_column_grid`) where three of their blocks fit a multiprocessor:
 //!   128 x 128 x 256 and f64 128^3 in two passes, not three; f32 128^3 so rather than as
 //!   128 x 128 grids of one block a multiprocessor (`Planner::splits_rather_than_fusing`);
@@ -487,29 +487,6 @@ impl AxisJob {
         }
     }
 
-    /// This axis (inner, n1 points `step` apart) and the `n0` points of the axis right above
-    /// it (`n1 step` apart on every side, the innermost part of one of `dims`) as one job of
-    /// n0 x n1 points, each row a row-major [n0, n1] grid whose values lie `step` apart
-    /// (`FftRecipe::design_column_grid`): the outer axis leaves the batch. None where no
-    /// dimension so continues the axis, or either side is not plain complex values.
-    fn fused_columns(&self, n0: usize) -> Option<AxisJob> {
-        let plain = self.input_values == Values::Complex && self.output_values == Values::Complex && self.input_chirp.is_none() && self.output_chirp.is_none();
-        let s = self.step;
-        let next = |d: &Dim| d.input == self.len * s.input && d.output == self.len * s.output && d.middle == self.len * s.middle;
-        let at = self.dims.iter().position(|d| next(d) && d.count.is_multiple_of(n0)).filter(|_| plain && n0 > 1)?;
-        let mut dims = self.dims.clone();
-        let d = dims[at];
-        if d.count == n0 {
-            dims.remove(at);
-        } else {
-            dims[at] = Dim { count: d.count / n0, input: d.input * n0, output: d.output * n0, middle: d.middle * n0 };
-        }
-        if dims.is_empty() {
-            dims.push(Dim { count: 1, input: 1, output: 1, middle: 1 });
-        }
-        Some(AxisJob { len: n0 * self.len, dims, ..self.clone() })
-    }
-
     /// The contiguous single-launch problem this axis is, when its rows are the contiguous
     /// kernels' layout: values next to each other, rows one after another or further apart.
     fn contiguous(&self, precision: Precision) -> Option<FftProblem> {
@@ -894,7 +871,7 @@ impl Planner {
             return None;
         }
         // The axis planned after the column (C2R: before it), where the column's rest (C2R:
-        // its long part) may share its pass (see `fused_columns`, `fused_rows_above`): next
+        // its long part) may share its pass (see `fused_columns`): next
         // to the column (but for axes of length 1), smooth.
         let outer = outer.filter(|&o| o < column && (2..=MAX_SINGLE_LAUNCH_LEN).contains(&shape[o]) && is_smooth(shape[o], MAX_PRIME_RADIX) && shape[o + 1..column].iter().all(|&d| d == 1));
         let outer_cost = outer.map_or(0.0, |o| self.costs.axis(shape[o], true).0);
@@ -950,7 +927,7 @@ impl Planner {
     /// transforming the rows (the last axis, pass A's fastest batch dimension: contiguous on
     /// both sides): a strided grid pass of r x n, then the rest of the axis, over the
     /// spectrum, as `plan` has it; or, with `split.outer`, the rest and that axis in one pass
-    /// of grids over columns (`AxisJob::fused_columns`).
+    /// of grids over columns (`fused_columns`).
     #[allow(clippy::too_many_arguments)]
     fn plan_row_split(&mut self, shape: &[usize], spectrum: &[usize], split: RowSplit, kind: FftKind, from: PassBuffer, to: PassBuffer, middle_in_to: bool) -> Result<()> {
         let (n, column, r) = (shape[shape.len() - 1], split.column, split.points);
@@ -961,8 +938,8 @@ impl Planner {
         self.passes.push(FftPass { recipe, from, to: middle });
         match split.outer {
             Some(o) => {
-                let (n0, job) = (spectrum[o], rest.fused_columns(spectrum[o]).expect("the outer axis lies right above the column's rest"));
-                let recipe = FftRecipe::design_column_grid(&[n0, rest.len], self.precision, job.io(), self.limits)?;
+                let io = fused_columns(&rest.io(), rest.len, spectrum[o]).expect("the outer axis lies right above the column's rest");
+                let recipe = FftRecipe::design_column_grid(&[spectrum[o], rest.len], self.precision, io, self.limits)?;
                 self.passes.push(FftPass { recipe, from: middle, to });
                 Ok(())
             }
@@ -975,7 +952,7 @@ impl Planner {
     /// four-step twiddle on its writes, into scratch), then pass B over the `r` points left
     /// fused with the halved rows into a real grid of r x n (rows len / r apart on both
     /// sides), which writes the reals (`shape`) to the output. With `split.outer`, pass A
-    /// takes that axis too, as [n0, len / r] grids over columns (`fused_rows_above`), the
+    /// takes that axis too, as [n0, len / r] grids over columns (`fused_columns`), the
     /// twiddle on their last axis: pass A then leaves its values at n1 + N1 k2
     /// (`MiddleOrder::N1Inner`), where the outer axis continues them uniformly.
     fn plan_rows_last(&mut self, shape: &[usize], spectrum: &[usize], split: RowSplit, from: PassBuffer) -> Result<()> {
@@ -986,7 +963,7 @@ impl Planner {
         let middle = from.other_scratch();
         let first = match split.outer {
             Some(o) => {
-                let io = fused_rows_above(&pass_a, n2, spectrum[o]).expect("the outer axis lies right above the column");
+                let io = fused_columns(&pass_a, n2, spectrum[o]).expect("the outer axis lies right above the column");
                 FftRecipe::design_column_grid(&[spectrum[o], n2], self.precision, io, self.limits)?
             }
             None => FftRecipe::design_strided(n2, self.precision, pass_a, self.limits)?,
@@ -1112,14 +1089,16 @@ fn rows_grid_io(mut io: StridedIo, mut reals: StridedIo, n: usize, kind: FftKind
     io
 }
 
-/// Pass A of a split over `n2` points (`io`) with the `n0` points of the axis right above the
-/// split axis taken out of its batch (the innermost part of the dimension `n2` rows of it apart
-/// on both sides): rows of [n0, n2] grids whose values lie the pass's stride apart
-/// (`FftRecipe::design_column_grid`, its four-step twiddle on the grid's last axis). None where
-/// no dimension so continues the rows, or the twiddle's dimension is that one.
-fn fused_rows_above(io: &StridedIo, n2: usize, n0: usize) -> Option<StridedIo> {
-    let next = |d: &BatchDim| d.input == n2 * io.input_stride && d.output == n2 * io.output_stride && d.count.is_multiple_of(n0);
-    let at = io.batch.iter().position(next).filter(|&at| n0 > 1 && io.twiddle.is_none_or(|t| t.dim != at))?;
+/// A strided pass over rows of `n` points (`io`: a split's rest, or C2R's pass A) with the `n0`
+/// points of the axis right above them taken out of its batch (the innermost part of the
+/// dimension `n` values apart on both sides): rows of [n0, n] grids whose values lie the pass's
+/// stride apart (`FftRecipe::design_column_grid`, a four-step twiddle on the grid's last axis).
+/// None where no dimension so continues the rows, the twiddle's dimension is that one, or a
+/// side is not plain complex values.
+fn fused_columns(io: &StridedIo, n: usize, n0: usize) -> Option<StridedIo> {
+    let plain = io.input_values == Values::Complex && io.output_values == Values::Complex && io.chirps().next().is_none() && io.between.is_none();
+    let next = |d: &BatchDim| d.input == n * io.input_stride && d.output == n * io.output_stride && d.count.is_multiple_of(n0);
+    let at = io.batch.iter().position(next).filter(|&at| plain && n0 > 1 && io.twiddle.is_none_or(|t| t.dim != at))?;
     let mut io = io.clone();
     let d = io.batch[at];
     if d.count == n0 && io.batch.len() > 1 {
@@ -1140,7 +1119,7 @@ struct RowSplit {
     column: usize,
     points: usize,
     /// The axis right above the column whose pass the column's rest shares, as grids over
-    /// the array's columns (`AxisJob::fused_columns`); None: the rest and that axis apart.
+    /// the array's columns (`fused_columns`); None: the rest and that axis apart.
     outer: Option<usize>,
 }
 
@@ -1558,25 +1537,25 @@ mod tests {
         // holds the first axis (256) and the batch (2); fused, the batch stays.
         let (_, rest) = AxisJob::complex(&[512, 256, 256], 1).split(64);
         assert_eq!((rest.len, rest.step.input), (4, 16384));
-        let fused = rest.fused_columns(256).unwrap();
-        assert_eq!((fused.len, fused.step.input), (1024, 16384));
-        assert_eq!(fused.dims.iter().map(|d| (d.count, d.input)).collect::<Vec<_>>(), vec![(256, 1), (64, 256), (2, 1 << 24)]);
+        let fused = fused_columns(&rest.io(), rest.len, 256).unwrap();
+        assert_eq!((fused.input_stride, fused.output_stride), (16384, 16384));
+        assert_eq!(fused.batch.iter().map(|d| (d.count, d.input)).collect::<Vec<_>>(), vec![(256, 1), (64, 256), (2, 1 << 24)]);
         // The whole dimension: dropped; a count it does not divide, or a real side: None.
-        assert_eq!(rest.fused_columns(512).unwrap().dims.len(), 2);
-        assert!(rest.fused_columns(3).is_none());
+        assert_eq!(fused_columns(&rest.io(), rest.len, 512).unwrap().batch.len(), 2);
+        assert!(fused_columns(&rest.io(), rest.len, 3).is_none());
         let (_, real_rest) = AxisJob::halved(&FftNdProblem::r2c(&[16, 1024], &[1]), 1).split(32);
-        assert!(real_rest.fused_columns(16).is_none());
+        assert!(fused_columns(&real_rest.io(), real_rest.len, 16).is_none());
         // C2R's pass A over the long part of 128 x 128 x 256's middle axis (4 points 32 rows
         // of 129 apart, written at n1 + 32 k2): the first axis (16512 apart both ways) leaves
         // the batch; the twiddle's dimension (the 32 rows n1) moves down with it.
         let (pass_a, _) = AxisJob::complex(&[2 * 128, 128, 129], 1).split_as(4, MiddleOrder::N1Inner);
         assert_eq!((pass_a.input_stride, pass_a.output_stride), (32 * 129, 32 * 129));
-        let fused = fused_rows_above(&pass_a, 4, 128).unwrap();
+        let fused = fused_columns(&pass_a, 4, 128).unwrap();
         assert_eq!(fused.batch.iter().map(|d| (d.count, d.input, d.output)).collect::<Vec<_>>(), vec![(129, 1, 1), (32, 129, 129), (2, 128 * 16512, 128 * 16512)]);
         assert_eq!(fused.twiddle.map(|t| (t.len, fused.batch[t.dim].count)), Some((128, 32)));
         // K2Inner leaves k2 one row apart: the first axis does not continue the pass's rows.
         let (pass_a, _) = AxisJob::complex(&[2 * 128, 128, 129], 1).split(4);
-        assert!(fused_rows_above(&pass_a, 4, 128).is_none());
+        assert!(fused_columns(&pass_a, 4, 128).is_none());
     }
 
     #[test]
