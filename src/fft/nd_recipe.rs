@@ -10,8 +10,8 @@
 //!   transposition folded into the passes): pass A transforms over n2 the values
 //!   x[n1 + N1 n2], multiplies by e^{-2 pi i n1 k2/N} and writes Y[n1, k2] at N2 n1 + k2;
 //!   pass B transforms over n1 and leaves X[k2 + N2 k1] where it read Y[k1, k2]. (f32
-//!   columns of an odd-width half spectrum keep Y at n1 + N1 k2 instead, in a buffer apart:
-//!   see `MiddleOrder`.)
+//!   columns of an odd-width half spectrum keep Y at n1 + N1 k2 instead, in a buffer apart,
+//!   or k2 outermost before C2R's rows: see `MiddleOrder`.)
 //!   Pass B is itself an axis (of length N1, with N2 inner values), split again where that
 //!   is cheaper: strided passes over long rows hold few rows per block and run slowly, so
 //!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]);
@@ -350,6 +350,13 @@ enum MiddleOrder {
     /// run of 128 bytes then spans five sectors, which costs stores more than loads (R2C
     /// 8192^2's 64-point column pass ran at 54% of DRAM bandwidth against 80% for C2C's).
     N1Inner,
+    /// At n1 + N1' k2, N1' the middle's size over N2 (the array with the axis cut to its n1
+    /// points, dimensions above the axis closer by N2): each k2 a whole array of its own, so
+    /// a block's runs of 16 columns, written for one k2 and neighbouring columns of every
+    /// batch dimension, start where the run of their columns does (on a sector where N1'
+    /// keeps them). For C2R's rows last (`Planner::plan_rows_last`), whose pass B reads whole
+    /// rows.
+    K2Outer,
 }
 
 /// An axis to transform, in one pass or several: its points' distance on each side (as
@@ -533,9 +540,14 @@ impl AxisJob {
         let real = self.real_split();
         assert!(order == MiddleOrder::K2Inner || real.is_none(), "a real split keeps its middle in the K2Inner order");
         // Y[n1, k2]'s distances in the middle, in n1 and in k2.
+        // K2Outer: the middle's dimensions above the axis closer by N2, and k2 past them all.
+        let above = |d: &Dim| if order == MiddleOrder::K2Outer && d.middle > s.middle { d.middle / n2 } else { d.middle };
+        let extent = self.dims.iter().map(|d| d.count * d.middle).chain([n * s.middle]).max().unwrap_or(0);
+        assert!(order != MiddleOrder::K2Outer || self.dims.iter().all(|d| d.middle < s.middle || d.middle.is_multiple_of(n * s.middle)), "k2 outermost needs the middle row-major about the axis");
         let (n1_step, k2_step) = match order {
             MiddleOrder::K2Inner => (n2 * s.middle, s.middle),
             MiddleOrder::N1Inner => (s.middle, n1 * s.middle),
+            MiddleOrder::K2Outer => (s.middle, extent / n2),
         };
         // The new dimension goes after those closer together, so that a block's neighbouring
         // rows stay neighbours in memory.
@@ -543,7 +555,7 @@ impl AxisJob {
         // Pass A: x[n1 + N1 n2] (n1 a batch dimension), written to Y[n1, k2] in the middle.
         // C2R: rows n1 <= N1/2 only. R2C: coefficients k2 <= N2/2 only.
         let p = place(&self.dims, |d| d.input, s.input);
-        let mut a_dims: Vec<BatchDim> = self.dims.iter().map(|d| BatchDim { count: d.count, input: d.input, output: d.middle }).collect();
+        let mut a_dims: Vec<BatchDim> = self.dims.iter().map(|d| BatchDim { count: d.count, input: d.input, output: above(d) }).collect();
         let a_rows = if real == Some(FftKind::C2R) { n1 / 2 + 1 } else { n1 };
         a_dims.insert(p, BatchDim { count: a_rows, input: s.input, output: n1_step });
         let a_output = match real {
@@ -565,7 +577,7 @@ impl AxisJob {
         // k2 <= N2/2 only, each writing the coefficients no other row does. C2R: rows over
         // N1/2 read as their mirror images.
         let q = place(&self.dims, |d| d.middle, s.middle);
-        let mut b_dims: Vec<Dim> = self.dims.iter().map(|d| Dim { input: d.middle, ..*d }).collect();
+        let mut b_dims: Vec<Dim> = self.dims.iter().map(|d| Dim { input: above(d), ..*d }).collect();
         let b_rows = if real == Some(FftKind::R2C) { n2 / 2 + 1 } else { n2 };
         b_dims.insert(q, Dim { count: b_rows, input: k2_step, output: s.output, middle: s.middle });
         let mut output_values = weighted(&self.output_values, n2, q);
@@ -954,11 +966,22 @@ impl Planner {
     /// sides), which writes the reals (`shape`) to the output. With `split.outer`, pass A
     /// takes that axis too, as [n0, len / r] grids over columns (`fused_columns`), the
     /// twiddle on their last axis: pass A then leaves its values at n1 + N1 k2
-    /// (`MiddleOrder::N1Inner`), where the outer axis continues them uniformly.
+    /// (`MiddleOrder::N1Inner`), where the outer axis continues them uniformly. Without it,
+    /// f32 rows that start off 32-byte sectors (the half spectrum's odd width) leave them
+    /// k2 outermost (`MiddleOrder::K2Outer`): pass A's runs of columns then start where its
+    /// reads' do, not wherever row N2 n1 + k2 does, and pass B reads whole rows either way.
+    /// Same-run A/B on an H200 (seventieth session): C2R f32 1024^2 x32 1.067x, 2048^2 x8
+    /// 1.057x, 4096^2 x2 1.031x, 1024^3 1.077x; f64 (rows 16 bytes off) 0.99x-1.02x, so not.
     fn plan_rows_last(&mut self, shape: &[usize], spectrum: &[usize], split: RowSplit, from: PassBuffer) -> Result<()> {
         let (n, column) = (shape[shape.len() - 1], split.column);
         let n2 = spectrum[column] / split.points;
-        let order = if split.outer.is_some() { MiddleOrder::N1Inner } else { MiddleOrder::K2Inner };
+        let row_bytes = spectrum[spectrum.len() - 1] * super::recipe::complex_bytes(self.precision) as usize;
+        let off_sectors = self.precision == Precision::F32 && !row_bytes.is_multiple_of(32);
+        let order = match split.outer {
+            Some(_) => MiddleOrder::N1Inner,
+            None if off_sectors => MiddleOrder::K2Outer,
+            None => MiddleOrder::K2Inner,
+        };
         let (pass_a, rest) = AxisJob::complex(spectrum, column).split_as(n2, order);
         let middle = from.other_scratch();
         let first = match split.outer {
@@ -1440,8 +1463,13 @@ mod tests {
         assert_eq!((p[0].recipe.problem.len, p[0].from, p[0].to), (512, PassBuffer::Input, PassBuffer::Scratch));
         assert!(p[0].recipe.io.as_ref().unwrap().twiddle.is_some());
         assert_eq!((p[1].recipe.core.real_grid(), grid(&p[1]), p[1].from, p[1].to), (Some(FftKind::C2R), Some(vec![4, 1024]), PassBuffer::Scratch, PassBuffer::Output));
+        // Rows of 1025 values start off sectors in f32: pass A leaves k2 outermost (each k2
+        // the 4 x 1025 values of its n1), so a grid's rows lie next to each other.
+        assert_eq!(p[0].recipe.io.as_ref().unwrap().output_stride, 4 * 1025);
         let io = p[1].recipe.io.as_ref().unwrap();
-        assert_eq!((io.input_stride, io.output_stride, io.twiddle), (512 * 1025, 512 * 2048, None));
+        assert_eq!((io.input_stride, io.output_stride, io.twiddle, io.batch[0].input), (1025, 512 * 2048, None, 4 * 1025));
+        let f64_io = passes(FftNdProblem::c2r(&[2048, 2048], &[0, 1]).f64())[1].recipe.io.clone().unwrap();
+        assert_eq!((f64_io.input_stride, f64_io.batch[0].input), (512 * 1025, 1025), "f64: k2 inner");
         // f64 (`grid_cost`): 4096^2 in two passes, [2, 4096] grids of one block each; 2048^2
         // C2C keeps [2, 2048] grids, where R2C and C2R take real [4, 1024] cores, three blocks.
         let f64_passes = |p: FftNdProblem| passes(p.precision(Precision::F64));
