@@ -539,11 +539,11 @@ impl AxisJob {
         let n1 = n / n2;
         let real = self.real_split();
         assert!(order == MiddleOrder::K2Inner || real.is_none(), "a real split keeps its middle in the K2Inner order");
-        // Y[n1, k2]'s distances in the middle, in n1 and in k2.
         // K2Outer: the middle's dimensions above the axis closer by N2, and k2 past them all.
         let above = |d: &Dim| if order == MiddleOrder::K2Outer && d.middle > s.middle { d.middle / n2 } else { d.middle };
         let extent = self.dims.iter().map(|d| d.count * d.middle).chain([n * s.middle]).max().unwrap_or(0);
         assert!(order != MiddleOrder::K2Outer || self.dims.iter().all(|d| d.middle < s.middle || d.middle.is_multiple_of(n * s.middle)), "k2 outermost needs the middle row-major about the axis");
+        // Y[n1, k2]'s distances in the middle, in n1 and in k2.
         let (n1_step, k2_step) = match order {
             MiddleOrder::K2Inner => (n2 * s.middle, s.middle),
             MiddleOrder::N1Inner => (s.middle, n1 * s.middle),
