@@ -1441,6 +1441,24 @@ mod tests {
     }
 
     #[test]
+    fn strided_grids_index_a_butterflys_values_from_its_first() {
+        // R2C 1024^2's [2, 1024] real grids (64 threads): value j + c of a butterfly at line
+        // j / run + c / run, c's part a constant; the reals as 512 pairs a line, 262144 apart.
+        let p = passes(FftNdProblem::r2c(&[32, 1024, 1024], &[1, 2]));
+        assert!(p[0].recipe.core.real_grid().is_some() && p[0].recipe.threads_per_block() <= 512);
+        let body = fft_source(&p[0].recipe).body;
+        assert!(body.contains("(u64)(j / 512u) * 262144u + j % 512u + ((u64)(c / 512u) * 262144u + c % 512u)"));
+        assert!(body.contains("step_twiddle(tables, (step_index(GROUP_ID()) * (j / 513u + c / 513u)) % 1024u)"));
+        assert!(!body.contains("i / 512u") && !body.contains("i / 513u"));
+        // R2C 4096^2's [4, 4096] real grids (513 threads) divide each value's own index: so
+        // they kept 56 registers, two blocks a multiprocessor.
+        let p = passes(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2]));
+        assert!(p[0].recipe.core.real_grid().is_some() && p[0].recipe.threads_per_block() > 512);
+        let body = fft_source(&p[0].recipe).body;
+        assert!(body.contains("const u32 i = j + c;") && body.contains("(u64)(i / 2049u) * ") && !body.contains("j / 2049u"));
+    }
+
+    #[test]
     fn rows_take_on_pass_a_of_a_long_column_split() {
         // 1024^2: [2, 1024] grids (rows 512 apart in, two contiguous rows out, the four-step
         // twiddle), then a strided pass of 512; no scratch out of place.
