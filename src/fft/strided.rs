@@ -617,19 +617,11 @@ impl FftRecipe {
         r.tuning.transforms_per_block = 1;
         r.io = Some(io);
         // Its threads: as many as one of its passes has butterflies, the count that issues the
-        // least work (`issued_work`, idle threads counted; ties keep the grid's own design). A
-        // [2, 1024] grid's radix-2 pass has 1024 butterflies, its radix-16 ones 128: 128
-        // threads, each pass in one round but the radix-2 one in 8, not 512 mostly idle
-        // (1024^2 f32 ran 1.2x faster so on an H200, fifteenth session).
-        let mut best = (r.issued_work(), r.tuning.threads_per_transform);
-        for (_, butterflies) in r.core.pass_butterflies() {
-            r.tuning.threads_per_transform = (butterflies as u32).clamp(1, limits.max_threads);
-            let work = r.issued_work();
-            if work < best.0 {
-                best = (work, r.tuning.threads_per_transform);
-            }
-        }
-        r.tuning.threads_per_transform = best.1;
+        // least work (ties keep the grid's own design). A [2, 1024] grid's radix-2 pass has
+        // 1024 butterflies, its radix-16 ones 128: 128 threads, each pass in one round but the
+        // radix-2 one in 8, not 512 mostly idle (1024^2 f32 ran 1.2x faster so on an H200,
+        // fifteenth session).
+        r.tuning.threads_per_transform = r.threads_of_least_work(limits.max_threads, TiedThreads::KeepOwn);
         r.check(limits)?;
         Ok(r)
     }
@@ -674,19 +666,45 @@ impl FftRecipe {
         t.ping_pong = false;
         t.grid_columns = true;
         r.io = Some(io);
-        let most = (limits.max_threads / rows).max(1);
-        let mut best: Option<(usize, u32)> = None;
-        for (_, butterflies) in r.core.pass_butterflies() {
-            r.tuning.threads_per_transform = (butterflies as u32).clamp(1, most);
-            let candidate = (r.issued_work(), r.tuning.threads_per_transform);
-            if best.is_none_or(|b| candidate < b) {
-                best = Some(candidate);
-            }
-        }
-        r.tuning.threads_per_transform = best.map_or(1, |b| b.1);
+        r.tuning.threads_per_transform = r.threads_of_least_work((limits.max_threads / rows).max(1), TiedThreads::Fewest);
         r.check(limits)?;
         Ok(r)
     }
+
+    /// Threads a row for a grid pass: among the butterfly counts of the core's passes (at most
+    /// `most` each), the count whose rows issue the least work (`issued_work`, idle threads
+    /// counted), ties broken as `tied` says.
+    fn threads_of_least_work(&self, most: u32, tied: TiedThreads) -> u32 {
+        let mut r = self.clone();
+        let own = self.tuning.threads_per_transform;
+        let counts = self.core.pass_butterflies().into_iter().map(|(_, b)| (b as u32).clamp(1, most));
+        let candidates: Vec<u32> = match tied {
+            TiedThreads::KeepOwn => std::iter::once(own).chain(counts).collect(),
+            TiedThreads::Fewest => counts.collect(),
+        };
+        let mut best: Option<(usize, u32)> = None;
+        for threads in candidates {
+            r.tuning.threads_per_transform = threads;
+            let work = r.issued_work();
+            let better = match (best, tied) {
+                (None, _) => true,
+                (Some((w, _)), TiedThreads::KeepOwn) => work < w,
+                (Some(b), TiedThreads::Fewest) => (work, threads) < b,
+            };
+            if better {
+                best = Some((work, threads));
+            }
+        }
+        best.map_or(1, |b| b.1)
+    }
+}
+
+/// How `FftRecipe::threads_of_least_work` breaks a tie in work: the recipe's own count
+/// (strided grids, as designed), or the fewest threads (grids over columns).
+#[derive(Clone, Copy)]
+enum TiedThreads {
+    KeepOwn,
+    Fewest,
 }
 
 #[cfg(test)]
