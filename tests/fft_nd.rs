@@ -428,7 +428,8 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
         // Columns too long for one good strided pass, rows too long to fuse with them, grids of
         // 1024 points or more: [64, 16] grids of rows 32 apart, then a strided pass of 32; an
         // odd run (25 values); a column of 3 x 512; a batch axis before; an axis of length 1
-        // between; 1024^2 ([2, 1024] grids); in place (through scratch).
+        // between; 1024^2 ([2, 1024] grids); 2048^2 ([4, 2048] grids of 512 threads, under a
+        // launch bound of two blocks); in place (through scratch).
         for (p, want) in [
             (FftNdProblem::c2c(&[2048, 16], &[0, 1]), Some((2, true))),
             (FftNdProblem::c2c(&[2048, 25], &[0, 1]).norm(Normalization::Ortho), Some((2, true))),
@@ -436,6 +437,7 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
             (FftNdProblem::c2c(&[3, 1024, 20], &[1, 2]), Some((2, true))),
             (FftNdProblem::c2c(&[2048, 1, 16], &[0, 2]).norm(Normalization::None), Some((2, true))),
             (FftNdProblem::c2c(&[2, 1024, 1024], &[1, 2]), Some((2, true))),
+            (FftNdProblem::c2c(&[2048, 2048], &[0, 1]), Some((2, true))),
             (FftNdProblem::c2c(&[2048, 16], &[0, 1]).in_place(), Some((2, true))),
         ] {
             if let (Some(want), true) = (want, roomy) {
@@ -452,10 +454,12 @@ fn rows_take_on_the_first_pass_of_the_axis_before_them() {
         // R2C: real grids, their rows written as half spectra (17 values and more: 136 bytes);
         // the column's rest over the half spectrum. C2R mirrors it: the column's long part
         // first, then real grids reading half spectra and writing the reals (the last pass).
+        // 4096^2: real [4, 4096] grids of 513 threads, under a launch bound of two blocks.
         let real_cases = [
             (vec![2048, 32], vec![0, 1], Normalization::Backward, Precision::F32),
             (vec![3, 1024, 64], vec![1, 2], Normalization::Ortho, Precision::F32),
             (vec![2, 1024, 1024], vec![1, 2], Normalization::Backward, Precision::F32),
+            (vec![4096, 4096], vec![0, 1], Normalization::Backward, Precision::F32),
             (vec![1536, 1, 40], vec![0, 2], Normalization::Forward, Precision::F32),
             (vec![2, 2048, 32], vec![1, 2], Normalization::None, Precision::F64),
         ];

@@ -1450,12 +1450,13 @@ mod tests {
         assert!(body.contains("(u64)(j / 512u) * 262144u + j % 512u + ((u64)(c / 512u) * 262144u + c % 512u)"));
         assert!(body.contains("step_twiddle(tables, (step_index(GROUP_ID()) * (j / 513u + c / 513u)) % 1024u)"));
         assert!(!body.contains("i / 512u") && !body.contains("i / 513u"));
-        // R2C 4096^2's [4, 4096] real grids (513 threads) divide each value's own index: so
-        // they kept 56 registers, two blocks a multiprocessor.
+        // R2C 4096^2's [4, 4096] real grids (513 threads) too, under a launch bound of two
+        // blocks (without it ptxas gave them 64 registers, one block a multiprocessor).
         let p = passes(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2]));
         assert!(p[0].recipe.core.real_grid().is_some() && p[0].recipe.threads_per_block() > 512);
         let body = fft_source(&p[0].recipe).body;
-        assert!(body.contains("const u32 i = j + c;") && body.contains("(u64)(i / 2049u) * ") && !body.contains("j / 2049u"));
+        assert!(body.contains("(u64)(j / 2048u) * ") && body.contains("(step_index(GROUP_ID()) * (j / 2049u + c / 2049u))"), "{body}");
+        assert!(!body.contains("i / 2048u") && !body.contains("i / 2049u") && body.contains("KERNEL_BLOCKS(513, 2) void"));
     }
 
     #[test]
@@ -1572,15 +1573,22 @@ mod tests {
     }
 
     #[test]
-    fn large_fused_r2c_grids_take_a_launch_bound_of_two_blocks() {
+    fn large_grids_take_a_launch_bound_of_two_blocks() {
         let bound = |p: FftNdProblem| passes(p)[0].recipe.tuning.min_blocks_per_sm;
         assert_eq!(bound(FftNdProblem::r2c(&[16, 128, 128, 128], &[1, 2, 3])), 2);
         // Measured no faster: C2R's grid, R2C 64^3's; f64 128^3 is split, not a fused grid.
         assert_eq!(passes(FftNdProblem::c2r(&[16, 128, 128, 128], &[1, 2, 3]))[1].recipe.tuning.min_blocks_per_sm, 1);
         assert_eq!(bound(FftNdProblem::r2c(&[128, 64, 64, 64], &[1, 2, 3])), 1);
         assert_eq!(bound(FftNdProblem::r2c(&[8, 128, 128, 128], &[1, 2, 3]).f64()), 1);
-        // Strided real grids (the rows with pass A of a column) keep none.
-        assert_eq!(bound(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2])), 1);
+        // Strided grids (the rows with pass A of a column) take one from 512 threads a block
+        // where two blocks' shared memory fits (STRIDED_GRID_BOUND_MIN_THREADS): R2C 4096^2's
+        // real [4, 4096] grids (513 threads), C2C 2048^2's [4, 2048] (512); not R2C 1024^2's
+        // [2, 1024] (64), nor C2C 4096^2's [4, 4096] (512 threads, 132 KiB).
+        assert_eq!(bound(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2])), 2);
+        assert_eq!(passes(FftNdProblem::c2r(&[2, 4096, 4096], &[1, 2]))[1].recipe.tuning.min_blocks_per_sm, 2);
+        assert_eq!(bound(FftNdProblem::c2c(&[8, 2048, 2048], &[1, 2])), 2);
+        assert_eq!(bound(FftNdProblem::r2c(&[32, 1024, 1024], &[1, 2])), 1);
+        assert_eq!(bound(FftNdProblem::c2c(&[2, 4096, 4096], &[1, 2])), 1);
     }
 
     #[test]

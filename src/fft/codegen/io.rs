@@ -10,10 +10,6 @@ use crate::kernel::SourceWriter;
 use crate::fft::problem::FftKind;
 use crate::fft::recipe::{Core, RealPacking};
 
-/// Most threads in a block whose strided grid indexes its values by butterfly
-/// (`KernelWriter::strided_grid_index`).
-const MOST_THREADS_INDEXING_BY_BUTTERFLY: u32 = 512;
-
 impl KernelWriter<'_> {
     /// Defines `read_input(in, tables, row, j, c, sign)`: value i = j + c of the complex core's
     /// input for one row of the block, i < the core's region (Bluestein: zero beyond the
@@ -182,27 +178,16 @@ impl KernelWriter<'_> {
     /// (R2C's [2, 1024] real grid: 839 integer instructions beside 843 float ones, 600 so).
     /// Same-run A/B on an H200 (seventy-first session): C2C f32 2048^2 1.051x, 4096^2 1.043x,
     /// R2C 1024^2 1.056x, 2048^2 1.032x, f64 1024^2 1.044x, C2R 1024^2 1.069x, 3D C2C 128^3
-    /// 1.117x. Blocks of more than 512 threads keep dividing i: R2C's [4, 4096] real grid (513
-    /// threads) took 64 registers so instead of 56, one block a multiprocessor instead of two,
-    /// and ran 0.917x.
+    /// 1.117x. R2C's [4, 4096] real grid (513 threads) took 64 registers so instead of 56
+    /// (0.917x alone): it runs under a launch bound of two blocks
+    /// (`FftRecipe::design_strided_grid`), 1.033x so (seventy-second session).
     fn strided_grid_index(&self, stride: usize, run: usize) -> String {
-        match self.grid_indexes_by_butterfly() {
-            true => format!("(u64)(j / {run}u) * {stride}u + j % {run}u + ((u64)(c / {run}u) * {stride}u + c % {run}u)"),
-            false => format!("(u64)(i / {run}u) * {stride}u + i % {run}u"),
-        }
+        format!("(u64)(j / {run}u) * {stride}u + j % {run}u + ((u64)(c / {run}u) * {stride}u + c % {run}u)")
     }
 
-    /// Whether `strided_grid_index` splits value i's index into j's part and c's.
-    fn grid_indexes_by_butterfly(&self) -> bool {
-        self.r.threads_per_block() <= MOST_THREADS_INDEXING_BY_BUTTERFLY
-    }
-
-    /// `strided_grid_index`'s line of value i: j / run + c / run, or i / run.
+    /// `strided_grid_index`'s line of value i.
     fn strided_grid_line(&self, run: usize) -> String {
-        match self.grid_indexes_by_butterfly() {
-            true => format!("j / {run}u + c / {run}u"),
-            false => format!("i / {run}u"),
-        }
+        format!("j / {run}u + c / {run}u")
     }
 
     /// write_output's store of a strided grid: the line `store` makes of value i's index, after
@@ -211,9 +196,6 @@ impl KernelWriter<'_> {
     fn strided_grid_write(&mut self, store: impl FnOnce(&str) -> String) -> &mut SourceWriter {
         let (stride, run) = self.strided_grid_side(false);
         let (at, line) = (self.strided_grid_index(stride, run), self.strided_grid_line(run));
-        if !self.grid_indexes_by_butterfly() {
-            self.w.line("const u32 i = j + c;");
-        }
         if let Some(tw) = self.r.io.as_ref().and_then(|io| io.twiddle) {
             assert!(self.r.core.real_grid() != Some(FftKind::C2R), "C2R's four-step twiddle is on the pass before its grid");
             self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
