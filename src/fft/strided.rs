@@ -573,14 +573,8 @@ impl FftRecipe {
         // keeps one run: two ran 0.90-0.97x at most lengths.
         let halves = if matches!(io.output_values, Values::Packed(_)) { 2 } else { 1 };
         let wanted = halves * (STRIDED_RUN_BYTES / bytes) as usize;
-        let mut rows = wanted.min(halves * io.fastest_count().next_power_of_two()).max(1) as u32;
-        let shared = |rows: u32| {
-            let stride = if rows == 1 { 1 } else { rows as u64 + 1 };
-            stride * r.core.region() as u64 * bytes
-        };
-        while rows > 1 && shared(rows) > limits.shared_bytes {
-            rows /= 2;
-        }
+        let rows = rows_fitting(wanted.min(halves * io.fastest_count().next_power_of_two()), r.core.region(), bytes, limits);
+        let shared = |rows: u32| interleaved_rows_bytes(rows, r.core.region(), bytes);
         // A packed real side pairs each block's rows with their mirror columns: two at least.
         if io.packed().is_some() && rows < 2 {
             return Err(Error::Unsupported(format!("a packed real pass of {len}-point rows needs two rows a block in shared memory")));
@@ -668,14 +662,7 @@ impl FftRecipe {
         }
         let mut r = FftRecipe::design_grid(shape, io.rows(), precision, limits)?;
         let bytes = complex_bytes(precision);
-        let mut rows = ((STRIDED_RUN_BYTES / bytes) as usize).min(io.fastest_count().next_power_of_two()).max(1) as u32;
-        let shared = |rows: u32| {
-            let stride = if rows == 1 { 1 } else { rows as u64 + 1 };
-            stride * len as u64 * bytes
-        };
-        while rows > 1 && shared(rows) > limits.shared_bytes {
-            rows /= 2;
-        }
+        let rows = rows_fitting(((STRIDED_RUN_BYTES / bytes) as usize).min(io.fastest_count().next_power_of_two()), len, bytes, limits);
         let t = &mut r.tuning;
         t.transforms_per_block = rows;
         t.direct_io = false;
@@ -716,6 +703,23 @@ impl FftRecipe {
         }
         best.map_or(1, |b| b.1)
     }
+}
+
+/// Shared memory of a strided block of `rows` rows of `values` values of `bytes` each,
+/// interleaved: rows + 1 apart (a spare slot against bank conflicts), a lone row unpadded.
+fn interleaved_rows_bytes(rows: u32, values: usize, bytes: u64) -> u64 {
+    let stride = if rows == 1 { 1 } else { rows as u64 + 1 };
+    stride * values as u64 * bytes
+}
+
+/// Rows a strided block takes: `wanted` (at least one), halved until their interleaved rows
+/// (`interleaved_rows_bytes`) fit shared memory.
+fn rows_fitting(wanted: usize, values: usize, bytes: u64, limits: DeviceLimits) -> u32 {
+    let mut rows = wanted.max(1) as u32;
+    while rows > 1 && interleaved_rows_bytes(rows, values, bytes) > limits.shared_bytes {
+        rows /= 2;
+    }
+    rows
 }
 
 /// How `FftRecipe::threads_of_least_work` breaks a tie in work: the recipe's own count

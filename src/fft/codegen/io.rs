@@ -165,29 +165,7 @@ impl KernelWriter<'_> {
     fn strided_grid_read(&mut self, load: impl FnOnce(&str) -> String) {
         let (stride, run) = self.strided_grid_side(true);
         self.w.comment(&[&format!("a strided grid: its first axis {stride} apart, the rest a contiguous run of {run} values")]);
-        let at = self.strided_grid_index(stride, run);
-        self.w.line(load(&at));
-    }
-
-    /// Value i = j + c's index on a strided grid's side, (i / run) * stride + i % run, as j's
-    /// part plus c's. A butterfly's values lie on one line of the axis its pass transforms, j
-    /// the first: along a later axis inside one run, along the first axis a multiple of the
-    /// run apart. So value i lies on line j / run + c / run at j % run + c % run: j's division
-    /// is done once for the butterfly's values, and c's part (c a literal) folds into the
-    /// access's offset, where dividing i itself cost each access five integer instructions
-    /// (R2C's [2, 1024] real grid: 839 integer instructions beside 843 float ones, 600 so).
-    /// Same-run A/B on an H200 (seventy-first session): C2C f32 2048^2 1.051x, 4096^2 1.043x,
-    /// R2C 1024^2 1.056x, 2048^2 1.032x, f64 1024^2 1.044x, C2R 1024^2 1.069x, 3D C2C 128^3
-    /// 1.117x. R2C's [4, 4096] real grid (513 threads) took 64 registers so instead of 56
-    /// (0.917x alone): it runs under a launch bound of two blocks
-    /// (`FftRecipe::design_strided_grid`), 1.033x so (seventy-second session).
-    fn strided_grid_index(&self, stride: usize, run: usize) -> String {
-        format!("(u64)(j / {run}u) * {stride}u + j % {run}u + ((u64)(c / {run}u) * {stride}u + c % {run}u)")
-    }
-
-    /// `strided_grid_index`'s line of value i.
-    fn strided_grid_line(&self, run: usize) -> String {
-        format!("j / {run}u + c / {run}u")
+        self.w.line(load(&strided_grid_index(stride, run)));
     }
 
     /// write_output's store of a strided grid: the line `store` makes of value i's index, after
@@ -195,7 +173,7 @@ impl KernelWriter<'_> {
     /// e^(-2 pi i k m/N), m the block's `step_index`; C2R's is on the pass before its grid).
     fn strided_grid_write(&mut self, store: impl FnOnce(&str) -> String) -> &mut SourceWriter {
         let (stride, run) = self.strided_grid_side(false);
-        let (at, line) = (self.strided_grid_index(stride, run), self.strided_grid_line(run));
+        let (at, line) = (strided_grid_index(stride, run), strided_grid_line(run));
         if let Some(tw) = self.r.io.as_ref().and_then(|io| io.twiddle) {
             assert!(self.r.core.real_grid() != Some(FftKind::C2R), "C2R's four-step twiddle is on the pass before its grid");
             self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
@@ -424,4 +402,25 @@ pub(super) fn rebuild_difference(w: &mut SourceWriter, twiddle: &str) {
     w.line("if (i == 0) { a.y = 0; b.y = 0; }");
     w.line("b.y = -b.y;");
     w.line(format!("const cplx d = cmul(csub(a, b), cconj({twiddle}));"));
+}
+
+/// Value i = j + c's index on a strided grid's side, (i / run) * stride + i % run, as j's
+/// part plus c's. A butterfly's values lie on one line of the axis its pass transforms, j
+/// the first: along a later axis inside one run, along the first axis a multiple of the
+/// run apart. So value i lies on line j / run + c / run at j % run + c % run: j's division
+/// is done once for the butterfly's values, and c's part (c a literal) folds into the
+/// access's offset, where dividing i itself cost each access five integer instructions
+/// (R2C's [2, 1024] real grid: 839 integer instructions beside 843 float ones, 600 so).
+/// Same-run A/B on an H200 (seventy-first session): C2C f32 2048^2 1.051x, 4096^2 1.043x,
+/// R2C 1024^2 1.056x, 2048^2 1.032x, f64 1024^2 1.044x, C2R 1024^2 1.069x, 3D C2C 128^3
+/// 1.117x. R2C's [4, 4096] real grid (513 threads) took 64 registers so instead of 56
+/// (0.917x alone): it runs under a launch bound of two blocks
+/// (`FftRecipe::design_strided_grid`), 1.033x so (seventy-second session).
+fn strided_grid_index(stride: usize, run: usize) -> String {
+    format!("(u64)(j / {run}u) * {stride}u + j % {run}u + ((u64)(c / {run}u) * {stride}u + c % {run}u)")
+}
+
+/// `strided_grid_index`'s line of value i.
+fn strided_grid_line(run: usize) -> String {
+    format!("j / {run}u + c / {run}u")
 }
