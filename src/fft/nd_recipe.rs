@@ -57,7 +57,7 @@ use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 use super::real_pairs::PairSeparation;
-use super::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, RealPairs, StepTwiddle, StridedIo, Values};
+use super::strided::{column_grid_bytes, AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, RealPairs, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
 use crate::fft::factor::{is_smooth, largest_prime_factor};
 
@@ -1202,9 +1202,7 @@ fn grid_cost(rows: usize, values: usize, precision: Precision, limits: DeviceLim
 /// so the grids before) 0.97x, R2C 0.88x, and 0.93x-0.98x with blocks of 4 or 8 columns or
 /// [32, 256] and [256, 8] grids instead: passes of one block a multiprocessor overlap nothing.
 fn columns_fit_three_blocks(values: usize, precision: Precision, limits: DeviceLimits) -> bool {
-    let bytes = super::recipe::complex_bytes(precision);
-    let columns = 128 / bytes + 1;
-    values <= MAX_SINGLE_LAUNCH_LEN && limits.blocks_by_shared_memory(columns * values as u64 * bytes) >= 3
+    values <= MAX_SINGLE_LAUNCH_LEN && limits.blocks_by_shared_memory(column_grid_bytes(values, precision)) >= 3
 }
 
 /// Relative time of one pass of `len` points over the whole array: 1 / its fraction of copy

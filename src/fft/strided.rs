@@ -712,6 +712,13 @@ fn interleaved_rows_bytes(rows: u32, values: usize, bytes: u64) -> u64 {
     stride * values as u64 * bytes
 }
 
+/// Shared memory of a block of grids of `values` points over a whole run of columns
+/// (STRIDED_RUN_BYTES: 16 f32, 8 f64), as `FftRecipe::design_column_grid` designs it where it fits.
+pub(super) fn column_grid_bytes(values: usize, precision: Precision) -> u64 {
+    let bytes = complex_bytes(precision);
+    interleaved_rows_bytes((STRIDED_RUN_BYTES / bytes) as u32, values, bytes)
+}
+
 /// Rows a strided block takes: `wanted` (at least one), halved until their interleaved rows
 /// (`interleaved_rows_bytes`) fit shared memory.
 fn rows_fitting(wanted: usize, values: usize, bytes: u64, limits: DeviceLimits) -> u32 {
