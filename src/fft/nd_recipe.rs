@@ -145,8 +145,9 @@ impl FftNdRecipe {
             let batch = problem.len() / grid.iter().product::<usize>();
             let recipe = match problem.kind {
                 FftKind::C2C => FftRecipe::design_grid(&grid, batch, problem.precision, limits)?,
-                kind => FftRecipe::design_real_grid(&grid, batch, kind, problem.precision, limits)?.with_real_grid_launch_bound(limits),
-            };
+                kind => FftRecipe::design_real_grid(&grid, batch, kind, problem.precision, limits)?,
+            }
+            .with_grid_launch_bound(limits);
             Ok(FftPass { recipe, from, to: PassBuffer::Output })
         };
         match (problem.kind, halved) {
@@ -1573,15 +1574,17 @@ mod tests {
     #[test]
     fn large_grids_take_a_launch_bound_of_two_blocks() {
         let bound = |p: FftNdProblem| passes(p)[0].recipe.tuning.min_blocks_per_sm;
+        // Grids of 512 threads or more a block take one where two blocks' shared memory fits
+        // (GRID_BOUND_MIN_THREADS). Fused: f32 128^3's real 128 x 128 grids (520 threads),
+        // R2C's and C2R's; not R2C 64^3's 64 x 64 (132 threads); f64 128^3 is split, not a
+        // fused grid.
         assert_eq!(bound(FftNdProblem::r2c(&[16, 128, 128, 128], &[1, 2, 3])), 2);
-        // Measured no faster: C2R's grid, R2C 64^3's; f64 128^3 is split, not a fused grid.
-        assert_eq!(passes(FftNdProblem::c2r(&[16, 128, 128, 128], &[1, 2, 3]))[1].recipe.tuning.min_blocks_per_sm, 1);
+        assert_eq!(passes(FftNdProblem::c2r(&[16, 128, 128, 128], &[1, 2, 3]))[1].recipe.tuning.min_blocks_per_sm, 2);
         assert_eq!(bound(FftNdProblem::r2c(&[128, 64, 64, 64], &[1, 2, 3])), 1);
         assert_eq!(bound(FftNdProblem::r2c(&[8, 128, 128, 128], &[1, 2, 3]).f64()), 1);
-        // Strided grids (the rows with pass A of a column) take one from 512 threads a block
-        // where two blocks' shared memory fits (STRIDED_GRID_BOUND_MIN_THREADS): R2C 4096^2's
-        // real [4, 4096] grids (513 threads), C2C 2048^2's [4, 2048] (512); not R2C 1024^2's
-        // [2, 1024] (64), nor C2C 4096^2's [4, 4096] (512 threads, 132 KiB).
+        // Strided ones (the rows with pass A of a column): R2C 4096^2's real [4, 4096] grids
+        // (513 threads), C2C 2048^2's [4, 2048] (512); not R2C 1024^2's [2, 1024] (64), nor
+        // C2C 4096^2's [4, 4096] (512 threads, 132 KiB).
         assert_eq!(bound(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2])), 2);
         assert_eq!(passes(FftNdProblem::c2r(&[2, 4096, 4096], &[1, 2]))[1].recipe.tuning.min_blocks_per_sm, 2);
         assert_eq!(bound(FftNdProblem::c2c(&[8, 2048, 2048], &[1, 2])), 2);

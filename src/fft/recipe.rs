@@ -649,10 +649,24 @@ pub struct FftRecipe {
     pub cluster: Option<Box<ClusterSplit>>,
 }
 
-/// Values of a fused R2C grid's half spectrum from which it takes a launch bound of two blocks
-/// (`FftRecipe::with_real_grid_launch_bound`): 128 x 65 = 8320 for 128^3, which gained; 64 x 33
-/// for 64^3 ran the same either way.
-const REAL_GRID_BOUND_MIN_VALUES: usize = 8192;
+/// Threads a block from which a grid takes a launch bound of two blocks a multiprocessor
+/// (`FftRecipe::with_grid_launch_bound`), where its shared memory holds two. Two such blocks
+/// leave a thread at most 64 registers, fewer than ptxas gives these grids unbounded, so the
+/// bound buys the second block. Measured on an H200 (docs/BENCHMARKS.md):
+/// - fused R2C f32 128^3's real 128 x 128 grid (520 threads): 68 registers and 38% of DRAM
+///   bandwidth unbounded (Nsight Compute); 1.134x with the bound (sixty-ninth session); C2R's
+///   twin 1.00x (sixty-ninth) and 0.996x (seventy-third), bounded alike for one rule;
+/// - strided grids (seventy-second session, same-run A/B): C2C f32 2048^2's [4, 2048] (512
+///   threads, 73 registers unbounded) 1.147x, R2C f32 4096^2's real [4, 4096] (513) 1.033x,
+///   C2R 4096^2's 1.011x.
+///
+/// Smaller blocks fit two anyway, and there a bound only let ptxas take more registers (C2C
+/// [2, 1024] grids of 128 threads 84 -> 112, f32 128^3's [32, 128] of 256 threads 64 -> 126),
+/// fewer blocks a multiprocessor: C2C f32 1024^2 0.969x, R2C 1024^2 0.926x, 2048^2 0.943x, 3D
+/// C2C f32 128^3 0.897x, fused C2C f32 64^3 0.92x. Caps of 64 registers on smaller f32 blocks:
+/// R2C and C2R 2048^2's real [4, 2048] grids (256 threads, 67 -> 64, four blocks) 1.009x and
+/// 1.016x, too little for a rule; the [2, 1024] grids of 1024^2 spilled and lost (C2C 0.909x).
+const GRID_BOUND_MIN_THREADS: u32 = 512;
 
 /// Shared memory a block aims to fill before it stops adding transforms, with blocks of
 /// TARGET_THREADS_PER_BLOCK threads and at most MAX_THREADS_PER_BLOCK (N = 2 ran at 0.76 of
@@ -895,18 +909,12 @@ impl FftRecipe {
         Self::design_around(FftProblem::c2c(core.len(), batch).precision(precision), core, limits)
     }
 
-    /// This fused trailing R2C grid (`design_real_grid`, one a block, not strided) with a
-    /// launch bound of two blocks a multiprocessor where its shared memory holds two and it
-    /// keeps REAL_GRID_BOUND_MIN_VALUES or more, f32: without the bound ptxas gave the real
-    /// 128 x 128 grid of 128^3 (520 threads) 68 registers, one block a multiprocessor, 38% of
-    /// DRAM bandwidth (Nsight Compute, H200, sixty-ninth session). With it R2C f32 128^3 ran
-    /// 1.134x (1.13x -> 1.28x cuFFT, same run, two rounds; docs/BENCHMARKS.md). The same bound
-    /// on every grid lost elsewhere: C2C f32 64^3 0.92x and 128^3 0.94x, C2R f32 128^3 1.00x,
-    /// three blocks R2C f32 128^3 0.72x.
-    pub(crate) fn with_real_grid_launch_bound(mut self, limits: DeviceLimits) -> Self {
+    /// This grid (`design_grid`, `design_real_grid`: fused trailing axes or a strided pass's
+    /// rows) with a launch bound of two blocks a multiprocessor where it has
+    /// GRID_BOUND_MIN_THREADS threads or more and its shared memory holds two blocks.
+    pub(crate) fn with_grid_launch_bound(mut self, limits: DeviceLimits) -> Self {
         let two_fit = limits.blocks_by_shared_memory(self.shared_bytes()) >= 2;
-        let large = self.core.region() >= REAL_GRID_BOUND_MIN_VALUES;
-        if self.core.real_grid() == Some(FftKind::R2C) && self.io.is_none() && self.problem.precision == Precision::F32 && large && two_fit {
+        if self.threads_per_block() >= GRID_BOUND_MIN_THREADS && two_fit {
             self.tuning.min_blocks_per_sm = 2;
         }
         self

@@ -35,20 +35,6 @@ use crate::kernel::cache::hash_parts;
 /// blocks reading one line start together, ran no faster (fifty-second session).
 const STRIDED_RUN_BYTES: u64 = 128;
 
-/// Threads a block from which a strided grid (`FftRecipe::design_strided_grid`) takes a launch
-/// bound of two blocks a multiprocessor, where its shared memory holds two. Two such blocks
-/// leave a thread at most 64 registers, fewer than ptxas gives these grids unbounded (C2C f32
-/// 2048^2's [4, 2048] grids of 512 threads: 73; R2C f32 4096^2's real [4, 4096] of 513: 64),
-/// so the bound buys the second block. Same-run A/B on an H200 (seventy-second session, two
-/// rounds): C2C f32 2048^2 1.147x (1.07x -> 1.22x cuFFT), R2C f32 4096^2 1.033x, C2R 4096^2
-/// 1.011x. Smaller blocks fit two anyway, and there a bound only let ptxas take more registers
-/// (C2C [2, 1024] grids of 128 threads 84 -> 112, f32 128^3's [32, 128] of 256 threads 64 ->
-/// 126), fewer blocks a multiprocessor: C2C f32 1024^2 0.969x, R2C 1024^2 0.926x, 2048^2
-/// 0.943x, 3D C2C f32 128^3 0.897x. Bounds that cap smaller f32 blocks at 64 registers: R2C
-/// and C2R 2048^2's real [4, 2048] grids (256 threads, 67 -> 64, four blocks) 1.009x and
-/// 1.016x, too little for a rule; the [2, 1024] grids of 1024^2 spilled and lost (C2C 0.909x).
-const STRIDED_GRID_BOUND_MIN_THREADS: u32 = 512;
-
 /// One dimension of a pass's batch: `count` rows, `input` and `output` elements apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BatchDim {
@@ -631,10 +617,7 @@ impl FftRecipe {
         // fifteenth session).
         r.tuning.threads_per_transform = r.threads_of_least_work(limits.max_threads, TiedThreads::KeepOwn);
         // Large blocks: a launch bound that buys a second block a multiprocessor.
-        let two_fit = limits.blocks_by_shared_memory(r.shared_bytes()) >= 2;
-        if r.threads_per_block() >= STRIDED_GRID_BOUND_MIN_THREADS && two_fit {
-            r.tuning.min_blocks_per_sm = 2;
-        }
+        let r = r.with_grid_launch_bound(limits);
         r.check(limits)?;
         Ok(r)
     }
