@@ -181,13 +181,13 @@ def write_composite(directory, kernels):
 
 
 def launch_shape(src):
-    """(name, threads, rows a block, shared bytes, p) of a kernel of this probe or fft_recipes."""
+    """(name, threads, rows a block, shared bytes, length N) of a kernel of this probe or fft_recipes."""
     name = re.search(r"void (\w+)\(const GLOBAL cplx\* in", src).group(1)
     threads = int(re.search(r"KERNEL_BLOCKS?(?:_UNBOUNDED)?\((\d+)", src.split(PRELUDE_END)[1]).group(1))
     rows = int(re.search(r"GROUP_ID\(\) \* (\d+)", src).group(1))
     shared = int(re.search(r"SHARED_ARRAY\(cplx, sh, (\d+)\)", src).group(1)) * 8
-    p = int(re.search(r"_n(\d+)_", name).group(1))
-    return name, threads, rows, shared, p
+    n = int(re.search(r"_n(\d+)_", name).group(1))
+    return name, threads, rows, shared, n
 
 
 def time_all(directory, originals):
@@ -213,24 +213,24 @@ def time_all(directory, originals):
     cache = {}
     for f in files:
         src = open(f).read()
-        name, threads, rows, shared, p = launch_shape(src)
-        if p not in cache:
-            batch = (256 << 20) // (8 * p)
-            rng = np.random.default_rng(p)
-            x = cp.asarray((rng.standard_normal((batch, p)) + 1j * rng.standard_normal((batch, p))).astype(np.complex64))
+        name, threads, rows, shared, n = launch_shape(src)
+        if n not in cache:
+            batch = (256 << 20) // (8 * n)
+            rng = np.random.default_rng(n)
+            x = cp.asarray((rng.standard_normal((batch, n)) + 1j * rng.standard_normal((batch, n))).astype(np.complex64))
             want = cp.fft.fft(x.astype(cp.complex128), axis=1)
             y = cp.empty_like(x)
             copy_ms = timed(lambda: cp.cuda.runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0))
             cufft_ms = timed(lambda: cp.fft.fft(x, axis=1))
-            cache[p] = (batch, x, want, copy_ms)
-            print(f"p {p}: batch {batch}, copy {copy_ms:.4f} ms, cuFFT {cufft_ms:.4f} ms ({copy_ms / cufft_ms:.3f} of copy)")
-        batch, x, want, copy_ms = cache[p]
+            cache[n] = (batch, x, want, copy_ms)
+            print(f"N {n}: batch {batch}, copy {copy_ms:.4f} ms, cuFFT {cufft_ms:.4f} ms ({copy_ms / cufft_ms:.3f} of copy)")
+        batch, x, want, copy_ms = cache[n]
         kernel = cp.RawKernel(src, name, options=("-std=c++17",))
         kernel.max_dynamic_shared_size_bytes = shared
         y = cp.full_like(x, np.nan)
         grid = (batch + rows - 1) // rows
         # Stockham twiddles: one table of e^{-2 pi i k/N}, k < N, at offset 0
-        tables = cp.asarray(np.exp(-2j * np.pi * np.arange(p) / p).astype(np.complex64))
+        tables = cp.asarray(np.exp(-2j * np.pi * np.arange(n) / n).astype(np.complex64))
         args = (x, y, tables, np.uint64(batch), np.float32(1.0), np.float32(1.0))
         run = lambda: kernel((grid,), (threads,), args, shared_mem=shared)
         ms = timed(run)
