@@ -35,6 +35,19 @@ use crate::kernel::cache::hash_parts;
 /// blocks reading one line start together, ran no faster (fifty-second session).
 const STRIDED_RUN_BYTES: u64 = 128;
 
+/// Bytes of neighbouring rows a strided pass's block reads together where its rows start off
+/// 32-byte sectors (`StridedIo::rows_start_off_sectors`: the odd widths of half spectra, 129,
+/// 257, 1025 complex values a row), so that a row's run straddles one sector more than it
+/// fills: 256, where three blocks of them still fit a multiprocessor and the rows are
+/// 13-smooth. Same-run A/Bs on an H200 (seventy-third session, docs/BENCHMARKS.md), 32 f32
+/// rows (16 f64) against 16 (8), 256- and 128-point passes of three blocks or more: R2C/C2R
+/// f32 256^3 1.018x/1.065x, f64 1.038x/1.030x; 256^2 x512 f32 1.028x/1.094x (C2R 0.99x -> 1.08x
+/// cuFFT); f64 8192^2 1.064x/1.067x. Not taken where the wider block would leave one block a
+/// multiprocessor (512-point passes, 132 KiB), which ran slower or faster by case (R2C f32
+/// 1024^2 0.906x, 512^3 0.966x; C2R f32 1024^2 0.954x, 512^3 1.095x), nor for radix-17 rows
+/// (69649's 17 x 17 pass: 0.937x).
+const MISALIGNED_RUN_BYTES: u64 = 256;
+
 /// One dimension of a pass's batch: `count` rows, `input` and `output` elements apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BatchDim {
@@ -399,6 +412,16 @@ impl StridedIo {
         self.batch.iter().find(|d| d.count > 1).map_or(1, |d| d.count)
     }
 
+    /// Whether complex values on both sides come in contiguous runs of rows (the fastest
+    /// batch dimension one element apart) whose values start off 32-byte sectors on either
+    /// side: a value's stride of `bytes`-byte elements not a multiple of 32 bytes.
+    pub fn rows_start_off_sectors(&self, bytes: u64) -> bool {
+        let complex = self.input_values == Values::Complex && self.output_values == Values::Complex;
+        let runs = self.batch.iter().find(|d| d.count > 1).is_some_and(|d| d.input == 1 && d.output == 1);
+        let off = |stride: usize| !(stride as u64 * bytes).is_multiple_of(32);
+        complex && runs && (off(self.input_stride) || off(self.output_stride))
+    }
+
     /// Elements a side spans for rows of `len` values in runs of `run` (see
     /// [`FftRecipe::strided_run`]): the buffer must hold at least this many.
     pub fn span(&self, len: usize, run: usize, side: &SideLayout) -> Option<usize> {
@@ -546,7 +569,8 @@ impl FftRecipe {
 
     /// A pass of `len`-point C2C transforms over rows laid out as `io` says: the contiguous
     /// design's core and threads per row, with as many neighbouring rows per block as make a
-    /// 128-byte run, fewer where their shared memory would not fit the device's block.
+    /// 128-byte run (256 bytes where rows start off sectors: MISALIGNED_RUN_BYTES), fewer
+    /// where their shared memory would not fit the device's block.
     pub fn design_strided(len: usize, precision: Precision, io: StridedIo, limits: DeviceLimits) -> Result<FftRecipe> {
         io.validate(len, 1)?;
         let problem = FftProblem { batch: io.rows(), ..FftProblem::c2c(len, 1) }.precision(precision);
@@ -558,9 +582,12 @@ impl FftRecipe {
         // to 2^26 1.10-1.15x, f64 1.00-1.15x). C2R's packed first pass (which also twiddles)
         // keeps one run: two ran 0.90-0.97x at most lengths.
         let halves = if matches!(io.output_values, Values::Packed(_)) { 2 } else { 1 };
-        let wanted = halves * (STRIDED_RUN_BYTES / bytes) as usize;
-        let rows = rows_fitting(wanted.min(halves * io.fastest_count().next_power_of_two()), r.core.region(), bytes, limits);
+        let rows_for = |run: u64| rows_fitting((halves * (run / bytes) as usize).min(halves * io.fastest_count().next_power_of_two()), r.core.region(), bytes, limits);
         let shared = |rows: u32| interleaved_rows_bytes(rows, r.core.region(), bytes);
+        let rows = match rows_for(MISALIGNED_RUN_BYTES) {
+            wide if io.rows_start_off_sectors(bytes) && is_smooth(len, 13) && limits.blocks_by_shared_memory(shared(wide)) >= 3 => wide,
+            _ => rows_for(STRIDED_RUN_BYTES),
+        };
         // A packed real side pairs each block's rows with their mirror columns: two at least.
         if io.packed().is_some() && rows < 2 {
             return Err(Error::Unsupported(format!("a packed real pass of {len}-point rows needs two rows a block in shared memory")));
@@ -779,6 +806,28 @@ mod tests {
         let twiddled = FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { twiddle: Some(StepTwiddle { len: 512, dim: 0 }), ..io.clone() }, lim).unwrap();
         assert!(crate::fft::FftPlan::source(&twiddled).body.contains("step_twiddle(tables, (step * (i % 4u)) % 512u)"));
         assert!(FftRecipe::design_column_grid(&[128, 4], Precision::F32, StridedIo { output_values: Values::Real, ..io }, lim).is_err());
+    }
+
+    #[test]
+    fn rows_off_sectors_take_a_run_of_256_bytes_where_three_blocks_fit() {
+        let lim = DeviceLimits::H200;
+        let rows = |len: usize, stride: usize, precision| {
+            let io = complex_rows(stride, vec![BatchDim { count: 129 * 64, input: 1, output: 1 }]);
+            FftRecipe::design_strided(len, precision, io, lim).unwrap().tuning.transforms_per_block
+        };
+        // R2C 256^3's pass over its 129-wide half spectrum: values 1032 bytes apart, 3 of 4
+        // rows' runs off sectors: 32 f32 rows (66 KiB, three blocks), 16 f64.
+        assert_eq!((rows(256, 129, Precision::F32), rows(256, 129, Precision::F64)), (32, 16));
+        assert!(complex_rows(129, vec![BatchDim { count: 8, input: 1, output: 1 }]).rows_start_off_sectors(8));
+        // On sectors (256 values apart) or two values to a sector (f64 130): a 128-byte run.
+        assert_eq!((rows(256, 256, Precision::F32), rows(256, 130, Precision::F64)), (16, 8));
+        // A run of 256 bytes of 512-point rows would leave one block a multiprocessor; rows of
+        // 17 x 17 take radix-17 codelets (their wider blocks ran slower): 128 bytes.
+        assert_eq!((rows(512, 513, Precision::F32), rows(289, 129, Precision::F32)), (16, 16));
+        // Columns not one element apart, or a real side: no run to widen.
+        assert!(!complex_rows(129, vec![BatchDim { count: 8, input: 2, output: 2 }]).rows_start_off_sectors(8));
+        let real = StridedIo { input_values: Values::Real, ..complex_rows(129, vec![BatchDim { count: 8, input: 1, output: 1 }]) };
+        assert!(!real.rows_start_off_sectors(8));
     }
 
     #[test]
