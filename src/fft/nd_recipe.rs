@@ -57,7 +57,7 @@ use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
 use super::real_pairs::PairSeparation;
-use super::strided::{column_grid_bytes, AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, RealPairs, StepTwiddle, StridedIo, Values};
+use super::strided::{column_grid_bytes, starts_off_sectors, AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, RealPairs, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
 use crate::fft::factor::{is_smooth, largest_prime_factor};
 
@@ -1161,7 +1161,7 @@ const MIN_SPLIT_GRID: usize = 1024;
 /// (a half spectrum's odd width; f64 rows are then 16 bytes off, and moving them measured
 /// 0.99x-1.02x).
 fn f32_rows_off_sectors(values: usize, precision: Precision) -> bool {
-    precision == Precision::F32 && !(values * super::recipe::complex_bytes(precision) as usize).is_multiple_of(32)
+    precision == Precision::F32 && starts_off_sectors(values, super::recipe::complex_bytes(precision))
 }
 
 /// Where pass A of a four-step split leaves its values: it writes other places than it reads,

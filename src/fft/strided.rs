@@ -48,6 +48,15 @@ const STRIDED_RUN_BYTES: u64 = 128;
 /// (69649's 17 x 17 pass: 0.937x).
 const MISALIGNED_RUN_BYTES: u64 = 256;
 
+/// Bytes of a sector, the unit in which global memory moves between L2 and device memory.
+const SECTOR_BYTES: u64 = 32;
+
+/// Whether values `stride` elements of `bytes` bytes apart (rows of that many values) start
+/// off sectors: where a run of neighbouring rows straddles one sector more than it fills.
+pub(super) fn starts_off_sectors(stride: usize, bytes: u64) -> bool {
+    !(stride as u64 * bytes).is_multiple_of(SECTOR_BYTES)
+}
+
 /// One dimension of a pass's batch: `count` rows, `input` and `output` elements apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct BatchDim {
@@ -418,8 +427,7 @@ impl StridedIo {
     pub fn rows_start_off_sectors(&self, bytes: u64) -> bool {
         let complex = self.input_values == Values::Complex && self.output_values == Values::Complex;
         let runs = self.batch.iter().find(|d| d.count > 1).is_some_and(|d| d.input == 1 && d.output == 1);
-        let off = |stride: usize| !(stride as u64 * bytes).is_multiple_of(32);
-        complex && runs && (off(self.input_stride) || off(self.output_stride))
+        complex && runs && (starts_off_sectors(self.input_stride, bytes) || starts_off_sectors(self.output_stride, bytes))
     }
 
     /// Elements a side spans for rows of `len` values in runs of `run` (see
