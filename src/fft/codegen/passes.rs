@@ -7,7 +7,7 @@
 use super::strided::StepTwiddleGroups;
 use super::KernelWriter;
 use crate::fft::problem::FftKind;
-use crate::fft::recipe::{Core, Stage, TwiddleSource};
+use crate::fft::recipe::{pad, Core, Stage, TwiddleSource};
 
 /// Where a transform's first pass reads its values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -397,8 +397,10 @@ impl KernelWriter<'_> {
             Source::HalfSpectrum => unreachable!("the half spectrum's pairs are read by mirror_pass"),
             Source::Shared | Source::Peer => {
                 for i in 0..radix {
-                    let at = Self::value_index(stage, &format!("j + {}u", i * per_row));
-                    let value = if p.source == Source::Peer { format!("SH_PEER(s, {at})") } else { Self::sh(p.src, "s", &at) };
+                    let value = match p.source {
+                        Source::Peer => format!("SH_PEER(s, {})", Self::value_index(stage, &format!("j + {}u", i * per_row))),
+                        _ => self.sh_plus(p, p.src, "j", |j| j, i * per_row),
+                    };
                     self.w.line(format!("v[{}] = {value};", base + i));
                 }
             }
@@ -493,12 +495,12 @@ impl KernelWriter<'_> {
                 self.w.line(format!("write_output(out_rows, tables, s, {o}, {c}u, {value}, sign, scale);"));
             } else {
                 let to = match p.finish {
-                    Finish::RaderScatter { .. } => format!("{slot} + {}", scattered.get(i).expect("an index a value")),
-                    Finish::Chirp { len, lines: 2.., .. } => format!("at * {len}u + {at}"),
-                    _ => Self::value_index(stage, &at),
+                    Finish::RaderScatter { .. } => Self::sh(p.dst, "s", &format!("{slot} + {}", scattered.get(i).expect("an index a value"))),
+                    Finish::Chirp { len, lines: 2.., .. } => Self::sh(p.dst, "s", &format!("at * {len}u + {at}")),
+                    _ => self.sh_plus(p, p.dst, "o", |j| (j - j % ns) * radix + j % ns, i * ns),
                 };
                 let what = if matches!(p.finish, Finish::Chirp { lines: 2.., .. }) { format!("   /* value {at} of DFT `at` */") } else { String::new() };
-                self.w.line(format!("{} = {value};{what}", Self::sh(p.dst, "s", &to)));
+                self.w.line(format!("{to} = {value};{what}"));
             }
             if partial {
                 self.w.close();
@@ -590,6 +592,31 @@ impl KernelWriter<'_> {
             (true, f) => format!("u * {}u + {f}u + {idx}", stage.stride),
             (false, 0) => idx.to_string(),
             (false, f) => format!("{f}u + {idx}"),
+        }
+    }
+
+    /// Value `var` + `c` of butterfly j's (sub-)row in shared buffer `buffer`, `var` the
+    /// butterfly's j or o (`var_of(j)` its value) and `c` a literal. Padded as PAD(x) plus c's
+    /// own padding (SH_AT: the compiler folds the literal into the instruction and shares
+    /// PAD(x) between the butterfly's values) where that is exact for every butterfly of the
+    /// pass: x mod 2^s + c mod 2^s < 2^s, so that no carry reaches the padding bits; else as
+    /// PAD(x + c), computed at each access.
+    fn sh_plus(&self, p: &Pass, buffer: usize, var: &str, var_of: impl Fn(usize) -> usize, c: usize) -> String {
+        let stage = p.stage;
+        let at = c * stage.step;
+        let splits = self.padded_rows().is_some_and(|s| {
+            let butterflies = stage.len / p.radix * stage.subrows;
+            let per_row = butterflies / stage.subrows;
+            let exact = |x: usize| pad(Some(s), x + at) == pad(Some(s), x) + at + (at >> s);
+            at.is_multiple_of(1 << s)
+                || (0..butterflies).all(|b| {
+                    let (first, j) = stage.butterfly(b, per_row);
+                    exact(first + var_of(j) * stage.step)
+                })
+        });
+        match splits {
+            true => Self::sh_at(buffer, "s", &Self::value_index(stage, var), at),
+            false => Self::sh(buffer, "s", &Self::value_index(stage, &format!("{var} + {c}u"))),
         }
     }
 
