@@ -1447,15 +1447,25 @@ mod tests {
         assert!(p[0].recipe.core.real_grid().is_some() && p[0].recipe.threads_per_block() <= 512);
         let body = fft_source(&p[0].recipe).body;
         assert!(body.contains("(u64)(j / 512u) * 262144u + j % 512u + ((u64)(c / 512u) * 262144u + c % 512u)"));
-        assert!(body.contains("step_twiddle(tables, (step_index(GROUP_ID()) * (j / 513u + c / 513u)) % 1024u)"));
         assert!(!body.contains("i / 512u") && !body.contains("i / 513u"));
+        // Its last pass (the first axis, radix 2) writes row 1 of each butterfly times the
+        // row's four-step twiddle, read once a thread; write_output applies none.
+        assert!(body.contains("const cplx grid_tw1 = step_twiddle(tables, (step_index(GROUP_ID()) * 1u) % 1024u);"));
+        assert!(body.contains("write_output(out_rows, tables, s, at + o * 513u, 513u, cmul(v[1], grid_tw1), sign, scale);"));
+        assert!(body.contains("write_output(out_rows, tables, s, at + o * 513u, 0u, v[0], sign, scale);"));
+        assert!(!body.contains("v = cmul(v, step_twiddle("));
         // R2C 4096^2's [4, 4096] real grids (513 threads) too, under a launch bound of two
         // blocks (without it ptxas gave them 64 registers, one block a multiprocessor).
         let p = passes(FftNdProblem::r2c(&[2, 4096, 4096], &[1, 2]));
         assert!(p[0].recipe.core.real_grid().is_some() && p[0].recipe.threads_per_block() > 512);
         let body = fft_source(&p[0].recipe).body;
-        assert!(body.contains("(u64)(j / 2048u) * ") && body.contains("(step_index(GROUP_ID()) * (j / 2049u + c / 2049u))"), "{body}");
+        assert!(body.contains("(u64)(j / 2048u) * ") && body.contains("const cplx grid_tw3 = step_twiddle(tables, (step_index(GROUP_ID()) * 3u) % 4096u);"), "{body}");
         assert!(!body.contains("i / 2048u") && !body.contains("i / 2049u") && body.contains("KERNEL_BLOCKS(513, 2) void"));
+        // C2C 2048^2's [4, 2048] grids end along their last axis, a row a butterfly: the
+        // twiddle stays in write_output, one value's row at a time.
+        let p = passes(FftNdProblem::c2c(&[8, 2048, 2048], &[1, 2]));
+        let body = fft_source(&p[0].recipe).body;
+        assert!(body.contains("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * (j / 2048u + c / 2048u)) % 2048u));") && !body.contains("grid_tw"), "{body}");
     }
 
     #[test]

@@ -174,7 +174,9 @@ impl KernelWriter<'_> {
     fn strided_grid_write(&mut self, store: impl FnOnce(&str) -> String) -> &mut SourceWriter {
         let (stride, run) = self.strided_grid_side(false);
         let (at, line) = (strided_grid_index(stride, run), strided_grid_line(run));
-        if let Some(tw) = self.r.io.as_ref().and_then(|io| io.twiddle) {
+        if self.grid_row_twiddles_len().is_some() {
+            self.w.comment(&["the four-step twiddle: applied by the grid's last pass (grid_tw)"]);
+        } else if let Some(tw) = self.r.io.as_ref().and_then(|io| io.twiddle) {
             assert!(self.r.core.real_grid() != Some(FftKind::C2R), "C2R's four-step twiddle is on the pass before its grid");
             self.w.comment(&["four-step: value k of the grid's first axis times e^(-2 pi i k m/N), m this block's step_index (one grid a block)"]);
             self.w.line(format!("v = cmul(v, step_twiddle(tables, (step_index(GROUP_ID()) * ({line})) % {}u));", tw.len));

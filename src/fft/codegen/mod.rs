@@ -367,14 +367,8 @@ impl<'a> KernelWriter<'a> {
         }
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
-        // Direct rows of even real length read (C2R) or write (R2C) their half spectrum in
-        // mirror pairs in the core's pass (mirror.rs).
         let mirror = self.r.pairs_in_core_pass();
-        let sink = match p.kind {
-            _ if direct && !self.r.tuning.staged_store && self.writes_elementwise() && self.direct_writes_coalesce() => Sink::Global,
-            FftKind::R2C if mirror => Sink::HalfSpectrum,
-            _ => Sink::Shared,
-        };
+        let sink = self.core_sink();
         // Rader's first pass gathers its input permuted: from global memory where
         // `FftRecipe::gathers_from_global` says so, else from the row loaded into shared memory;
         // a staged C2R rebuilds its packed spectrum in pairs as it loads.
@@ -394,6 +388,18 @@ impl<'a> KernelWriter<'a> {
             self.store();
         }
         self.w.close();
+    }
+
+    /// Where the core's last pass writes: global memory where the kernel reads and writes
+    /// directly and those writes coalesce; the half spectrum in mirror pairs for direct rows of
+    /// even real length (mirror.rs); else shared memory, stored after it.
+    pub(super) fn core_sink(&self) -> Sink {
+        let direct = self.r.tuning.direct_io;
+        match self.r.problem.kind {
+            _ if direct && !self.r.tuning.staged_store && self.writes_elementwise() && self.direct_writes_coalesce() => Sink::Global,
+            FftKind::R2C if self.r.pairs_in_core_pass() => Sink::HalfSpectrum,
+            _ => Sink::Shared,
+        }
     }
 
     /// Whether the core's last pass may write global memory itself: a row's last pass writes

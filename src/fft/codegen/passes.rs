@@ -83,6 +83,9 @@ enum Finish {
     RaderScatter { indices: usize, len: usize },
     /// A strided pass's four-step twiddle, grouped (codegen/strided.rs).
     StepTwiddle(StepTwiddleGroups),
+    /// A strided grid's four-step twiddle in its last pass, value i of a butterfly in the
+    /// grid's row i: times grid_tw{i} (`grid_row_twiddles_len`, codegen/strided.rs).
+    GridRowTwiddle,
 }
 
 /// One Stockham pass, as `stockham` hands it to the writers of its reads and writes: only
@@ -199,7 +202,14 @@ impl KernelWriter<'_> {
                     }
                     self.w.comment(&[&format!("axis {axis}: {} lines of {} points, {} apart", stage.subrows, stage.len, stage.step)]);
                     let from = if k == first { source } else { Source::Shared };
-                    self.stockham(stage, from, if k == last { sink } else { Sink::Shared }, Finish::None);
+                    let finish = match self.grid_row_twiddles_len() {
+                        Some(len) if k == last => {
+                            self.grid_row_twiddles(stage.len, len);
+                            Finish::GridRowTwiddle
+                        }
+                        _ => Finish::None,
+                    };
+                    self.stockham(stage, from, if k == last { sink } else { Sink::Shared }, finish);
                     if halved == Some(FftKind::R2C) && k == first {
                         self.separate_grid_lines();
                     }
@@ -543,6 +553,9 @@ impl KernelWriter<'_> {
             Finish::Chirp { chirp, .. } => format!("cmul(cconj({v}), (tables + o)[{}u])", chirp + c),
             Finish::RaderScatter { .. } => format!("cadd(x0[{q}], cconj({v}))"),
             Finish::StepTwiddle(groups) => groups.apply(v, c),
+            // One pass of the grid's first axis: ns = 1, value c lies in row c.
+            Finish::GridRowTwiddle if c == 0 => v.to_string(),
+            Finish::GridRowTwiddle => format!("cmul({v}, grid_tw{c})"),
             Finish::None => v.to_string(),
         }
     }

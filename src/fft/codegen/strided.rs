@@ -75,6 +75,30 @@ impl StepTwiddleGroups {
 }
 
 impl KernelWriter<'_> {
+    /// A strided grid whose last stage runs along its first axis (an R2C grid: the halved axis
+    /// first, the first axis last) in one pass that writes global memory: value i of each of
+    /// that pass's butterflies lies in the grid's row i, so the four-step twiddle of row i is
+    /// the same for every value the block writes there. It is read once a thread before that
+    /// pass (`grid_row_twiddles`) and applied in registers, not by write_output at each value,
+    /// whose table reads the compiler did not share between butterflies (C2C f32 R2C 1024^2's
+    /// grid: 36 of its 84 global accesses). N, the length the twiddle divides the circle by.
+    pub(super) fn grid_row_twiddles_len(&self) -> Option<usize> {
+        let tw = self.r.io.as_ref().filter(|_| self.r.is_strided_grid())?.twiddle?;
+        let stages = self.r.stages();
+        let last = stages.last()?;
+        let last_axis_first = self.r.core.grid_axis_order().last() == Some(&0);
+        (last_axis_first && last.radices.len() == 1 && last.ns0 == 1 && self.core_sink() == Sink::Global).then_some(tw.len)
+    }
+
+    /// Before such a grid's last pass (see `grid_row_twiddles_len`): grid_tw{i}, the four-step
+    /// twiddle of the grid's row i, i = 1 .. rows.
+    pub(super) fn grid_row_twiddles(&mut self, rows: usize, len: usize) {
+        self.w.comment(&["four-step: row k of the grid times e^(-2 pi i k m/N), m this block's step_index (one grid a block), read once"]);
+        for k in 1..rows {
+            self.w.line(format!("const cplx grid_tw{k} = step_twiddle(tables, (step_index(GROUP_ID()) * {k}u) % {len}u);"));
+        }
+    }
+
     /// The grouped four-step twiddles of butterfly o in the core's last pass (see
     /// [`StepTwiddleGroups`]): tw_g{a} = A G[a] and tw_f{c} = F[c].
     pub(super) fn step_twiddle_groups(&mut self, g: StepTwiddleGroups) {
