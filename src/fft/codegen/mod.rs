@@ -367,6 +367,8 @@ impl<'a> KernelWriter<'a> {
         }
         self.w.line("(void)sign; (void)t; (void)s; (void)in_rows; (void)out_rows;");
         let direct = self.r.tuning.direct_io;
+        // Direct rows of even real length read (C2R) or write (R2C) their half spectrum in
+        // mirror pairs in the core's pass (mirror.rs).
         let mirror = self.r.pairs_in_core_pass();
         let sink = self.core_sink();
         // Rader's first pass gathers its input permuted: from global memory where

@@ -80,8 +80,8 @@ impl KernelWriter<'_> {
     /// that pass's butterflies lies in the grid's row i, so the four-step twiddle of row i is
     /// the same for every value the block writes there. It is read once a thread before that
     /// pass (`grid_row_twiddles`) and applied in registers, not by write_output at each value,
-    /// whose table reads the compiler did not share between butterflies (C2C f32 R2C 1024^2's
-    /// grid: 36 of its 84 global accesses). N, the length the twiddle divides the circle by.
+    /// whose table reads the compiler did not share between butterflies (R2C f32 1024^2's grid:
+    /// 36 of its 84 global accesses). N, the length the twiddle divides the circle by.
     pub(super) fn grid_row_twiddles_len(&self) -> Option<usize> {
         let tw = self.r.io.as_ref().filter(|_| self.r.is_strided_grid())?.twiddle?;
         let stages = self.r.stages();
@@ -90,8 +90,8 @@ impl KernelWriter<'_> {
         (last_axis_first && last.radices.len() == 1 && last.ns0 == 1 && self.core_sink() == Sink::Global).then_some(tw.len)
     }
 
-    /// Before such a grid's last pass (see `grid_row_twiddles_len`): grid_tw{i}, the four-step
-    /// twiddle of the grid's row i, i = 1 .. rows.
+    /// Before such a grid's last pass (see `grid_row_twiddles_len`): grid_tw{k}, the four-step
+    /// twiddle of the grid's row k, k = 1 .. rows - 1 (row 0's is 1).
     pub(super) fn grid_row_twiddles(&mut self, rows: usize, len: usize) {
         self.w.comment(&["four-step: row k of the grid times e^(-2 pi i k m/N), m this block's step_index (one grid a block), read once"]);
         for k in 1..rows {
