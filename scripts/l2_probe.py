@@ -26,6 +26,8 @@ time over it): 1.0 is a copy's speed, about 0.5 two whole passes.
 import argparse
 import cupy as cp
 
+from cupy_timing import least_ms
+
 SOURCE = r"""
 // Grid-stride streaming copy, 4 float4 a thread a step, loads before stores.
 extern "C" __global__ void copy_plain(const float4* __restrict__ src, float4* __restrict__ dst, long long n) {
@@ -152,17 +154,7 @@ def main():
     scratch = cp.empty_like(src)
 
     def timed(fn):
-        fn()
-        cp.cuda.Device().synchronize()
-        best = float("inf")
-        for _ in range(args.reps):
-            start, end = cp.cuda.Event(), cp.cuda.Event()
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            best = min(best, cp.cuda.get_elapsed_time(start, end))
-        return best
+        return least_ms(fn, args.reps)
 
     def copy(s, d):
         kernels["copy_plain"]((sms * BLOCKS_PER_SM,), (THREADS,), (s, d, cp.int64(n4)))

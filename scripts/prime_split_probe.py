@@ -27,6 +27,8 @@ import os
 import re
 import sys
 
+from cupy_timing import least_ms
+
 PRELUDE_END = "/* ---- end of prelude ---- */"
 
 
@@ -194,21 +196,7 @@ def time_all(directory, originals):
     import cupy as cp
     import numpy as np
     files = sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".cu")) + originals
-    dev = cp.cuda.Device()
     print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode())
-
-    def timed(fn, reps=20):
-        fn()
-        dev.synchronize()
-        best = float("inf")
-        for _ in range(reps):
-            start, end = cp.cuda.Event(), cp.cuda.Event()
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            best = min(best, cp.cuda.get_elapsed_time(start, end))
-        return best
 
     cache = {}
     for f in files:
@@ -220,8 +208,8 @@ def time_all(directory, originals):
             x = cp.asarray((rng.standard_normal((batch, n)) + 1j * rng.standard_normal((batch, n))).astype(np.complex64))
             want = cp.fft.fft(x.astype(cp.complex128), axis=1)
             y = cp.empty_like(x)
-            copy_ms = timed(lambda: cp.cuda.runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0))
-            cufft_ms = timed(lambda: cp.fft.fft(x, axis=1))
+            copy_ms = least_ms(lambda: cp.cuda.runtime.memcpyAsync(y.data.ptr, x.data.ptr, x.nbytes, cp.cuda.runtime.memcpyDeviceToDevice, 0))
+            cufft_ms = least_ms(lambda: cp.fft.fft(x, axis=1))
             cache[n] = (batch, x, want, copy_ms)
             print(f"N {n}: batch {batch}, copy {copy_ms:.4f} ms, cuFFT {cufft_ms:.4f} ms ({copy_ms / cufft_ms:.3f} of copy)")
         batch, x, want, copy_ms = cache[n]
@@ -233,7 +221,7 @@ def time_all(directory, originals):
         tables = cp.asarray(np.exp(-2j * np.pi * np.arange(n) / n).astype(np.complex64))
         args = (x, y, tables, np.uint64(batch), np.float32(1.0), np.float32(1.0))
         run = lambda: kernel((grid,), (threads,), args, shared_mem=shared)
-        ms = timed(run)
+        ms = least_ms(run)
         err = float(cp.linalg.norm(y - want) / cp.linalg.norm(want))
         regs = kernel.attributes["num_regs"]
         print(f"{name:60s} {regs:4d} regs  {ms:.4f} ms  {copy_ms / ms:.3f} of copy  err {err:.1e}")
