@@ -1469,6 +1469,22 @@ mod tests {
     }
 
     #[test]
+    fn f32_real_grids_take_their_lines_pairs_from_slots_padded_once() {
+        // R2C f32 1024^2's [2, 1024] real grid (64 threads, 257 pairs a line) separates each
+        // line's pairs i = tid + 64k from two slots a line padded once, trip k's offset a
+        // literal; C2R's twin rebuilds so. No division by the pairs a line.
+        let by_line = ["const u32 slot0[2] = {PAD(0u + tid), PAD(513u + tid)};", "sh[slot0[line] + k * 66u]", "sh[mirror0[line] - k * 66u]"];
+        for (p, pass) in [(FftNdProblem::r2c(&[32, 1024, 1024], &[1, 2]), 0), (FftNdProblem::c2r(&[32, 1024, 1024], &[1, 2]), 1)] {
+            let body = fft_source(&passes(p.clone())[pass].recipe).body;
+            assert!(by_line.iter().all(|l| body.contains(l)) && !body.contains("i / 257u"), "{body}");
+            // f64's grids keep the flat loop (its [4, 2048] and [4, 4096] grids ran 0.98x-0.99x
+            // line by line).
+            let body = fft_source(&passes(p.f64())[pass].recipe).body;
+            assert!(body.contains("const u32 line = i / 257u;") && !body.contains("slot0"), "{body}");
+        }
+    }
+
+    #[test]
     fn rows_take_on_pass_a_of_a_long_column_split() {
         // 1024^2: [2, 1024] grids (rows 512 apart in, two contiguous rows out, the four-step
         // twiddle), then a strided pass of 512; no scratch out of place.

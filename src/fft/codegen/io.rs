@@ -7,7 +7,7 @@
 
 use super::KernelWriter;
 use crate::kernel::SourceWriter;
-use crate::fft::problem::FftKind;
+use crate::fft::problem::{FftKind, Precision};
 use crate::fft::recipe::{Core, RealPacking};
 
 impl KernelWriter<'_> {
@@ -332,12 +332,12 @@ impl KernelWriter<'_> {
         let lines = self.r.core.len() / m;
         let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
         self.w.comment(&[&format!("the halved axis's {lines} lines separated in place: X[i] and X[m-i] of each line's half spectrum")]);
-        self.grid_pair_loop(m, |w| {
+        self.grid_pair_loop(m, buffer, |w, slots| {
             w.comment(&["X[i] = E + W^i O and X[m-i] = conj(E - W^i O), E and O as in the R2C store; X[m] from pair 0"]);
-            separate_even(w, &Self::sh(buffer, "row", "at + i"), &Self::sh(buffer, "row", &format!("at + (i == 0 ? 0 : {m}u - i)")), &half_lit);
+            separate_even(w, &slots.value, &slots.mirror_or_value, &half_lit);
             separate_odd(w, &format!("tables[{real_twiddles}u + i]"), &half_lit);
-            w.line(format!("{} = cadd(even, odd);", Self::sh(buffer, "row", "at + i")));
-            w.line(format!("if (2 * i != {m}u) {} = cconj(csub(even, odd));", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+            w.line(format!("{} = cadd(even, odd);", slots.value));
+            w.line(format!("if (2 * i != {m}u) {} = cconj(csub(even, odd));", slots.mirror));
         });
         self.w.line("BARRIER();");
     }
@@ -350,32 +350,88 @@ impl KernelWriter<'_> {
         let lines = self.r.core.len() / m;
         let (buffer, real_twiddles) = (self.buffers.row, self.tables.real_twiddles);
         self.w.comment(&[&format!("the halved axis's {lines} lines rebuilt in place: Z[i] and Z[m-i] of each line's packed spectrum")]);
-        self.grid_pair_loop(m, |w| {
+        self.grid_pair_loop(m, buffer, |w, slots| {
             w.comment(&["a = X[i], b = X[m-i], conjugated back (the other axes ran forward on conj X); then as C2R's load"]);
-            w.line(format!("cplx a = cconj({});", Self::sh(buffer, "row", "at + i")));
-            w.line(format!("cplx b = cconj({});", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+            w.line(format!("cplx a = cconj({});", slots.value));
+            w.line(format!("cplx b = cconj({});", slots.mirror));
             rebuild_difference(w, &format!("tables[{real_twiddles}u + i]"));
-            w.line(format!("{} = {REBUILT};", Self::sh(buffer, "row", "at + i")));
-            w.line(format!("if (i != 0 && 2 * i != {m}u) {} = {REBUILT_MIRROR};", Self::sh(buffer, "row", &format!("at + {m}u - i"))));
+            w.line(format!("{} = {REBUILT};", slots.value));
+            w.line(format!("if (i != 0 && 2 * i != {m}u) {} = {REBUILT_MIRROR};", slots.mirror));
         });
         self.w.line("BARRIER();");
     }
 
-    /// A loop over the pairs i = 0..=m/2 of every line of the block's real grids: `at` is the
-    /// line's first slot, `i` the pair. Each thread reads and writes its pair's slots only.
-    fn grid_pair_loop(&mut self, m: usize, body: impl FnOnce(&mut SourceWriter)) {
+    /// A loop over the pairs i = 0..=m/2 of every line of the block's real grids, in shared
+    /// buffer `buffer`; `body` gets the pair `i` and its slots (`PairSlots`). Each thread reads
+    /// and writes its pair's slots only.
+    fn grid_pair_loop(&mut self, m: usize, buffer: usize, body: impl FnOnce(&mut SourceWriter, &PairSlots)) {
         let pairs = m / 2 + 1;
         let lines = self.r.core.len() / m;
+        let threads = self.r.threads_per_block() as usize;
+        let pad_period = self.r.tuning.pad_shift.map_or(1, |s| 1usize << s);
+        let f32 = self.r.problem.precision == Precision::F32;
+        if f32 && self.r.tuning.transforms_per_block == 1 && threads.is_multiple_of(pad_period) && pairs >= threads {
+            return self.grid_pair_loop_by_line(m, buffer, lines, threads, body);
+        }
         self.row_loop(lines * pairs, |w| {
             w.line(format!("const u32 line = i / {pairs}u;"));
             w.line(format!("const u32 at = line * {}u;   /* the line's first slot */", m + 1));
             w.line(format!("const u32 pair = i - line * {pairs}u;"));
             w.open("");
             w.line("const u32 i = pair;");
-            body(w);
+            let slots = PairSlots {
+                value: Self::sh(buffer, "row", "at + i"),
+                mirror: Self::sh(buffer, "row", &format!("at + {m}u - i")),
+                mirror_or_value: Self::sh(buffer, "row", &format!("at + (i == 0 ? 0 : {m}u - i)")),
+            };
+            body(w, &slots);
             w.close();
         });
     }
+
+    /// `grid_pair_loop` in a block of one grid whose threads T are a multiple of the padding
+    /// period and at most a line's pairs (so that only the last trip runs part-empty; 3D grids
+    /// of many short lines keep the flat loop): thread t takes pairs i = t + kT of every line.
+    /// Its two slots in each line, PAD(at + t) and PAD(at + m - t), are padded once; trip k's
+    /// are those plus and minus k(T + T/period), a literal, since kT carries whole periods.
+    /// A flat loop over lines x pairs divided each trip's index by m/2 + 1 and padded both
+    /// slots at every pair (R2C f32 1024^2's [2, 1024] grid: 1492 SASS instructions, 483 of
+    /// them integer; 1386 and 361 so). Same-run A/B on an H200 (seventy-fifth session): C2R
+    /// f32 2048^2 1.045x, the other f32 2D cases 1.000x-1.006x. f64's grids, with fewer
+    /// instructions too, ran 0.984x-1.004x (the [4, 2048] and [4, 4096] ones 0.984x-0.999x):
+    /// they keep the flat loop.
+    fn grid_pair_loop_by_line(&mut self, m: usize, buffer: usize, lines: usize, threads: usize, body: impl FnOnce(&mut SourceWriter, &PairSlots)) {
+        let pairs = m / 2 + 1;
+        let trips = pairs.div_ceil(threads);
+        let trip_slots = threads + self.r.tuning.pad_shift.map_or(0, |s| threads >> s);
+        let base = if buffer == 0 { String::new() } else { format!("{}u + ", self.r.buffer_values()) };
+        let each_line = |slot: &dyn Fn(usize) -> String| (0..lines).map(|l| format!("{base}PAD({})", slot(l * (m + 1)))).collect::<Vec<_>>().join(", ");
+        self.w.line(format!("const u32 slot0[{lines}] = {{{}}};   /* pair tid's value in each line */", each_line(&|at| format!("{at}u + tid"))));
+        self.w.line(format!("const u32 mirror0[{lines}] = {{{}}};   /* its mirror m - tid (X[m] for pair 0) */", each_line(&|at| format!("{}u - tid", at + m))));
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 k = 0; k < {trips}u; ++k)"));
+        self.w.line(format!("const u32 i = tid + k * {threads}u;"));
+        self.w.open(format!("if (k < {}u || i < {pairs}u)", pairs / threads));
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 line = 0; line < {lines}u; ++line)"));
+        let slots = PairSlots {
+            value: format!("sh[slot0[line] + k * {trip_slots}u]"),
+            mirror: format!("sh[mirror0[line] - k * {trip_slots}u]"),
+            mirror_or_value: format!("sh[i == 0 ? slot0[line] : mirror0[line] - k * {trip_slots}u]"),
+        };
+        body(&mut self.w, &slots);
+        self.w.close();
+        self.w.close();
+        self.w.close();
+    }
+}
+
+/// The shared-memory slots of a real grid's pair i (`grid_pair_loop`): value i, value m - i
+/// (X[m] for i = 0), and value m - i or, for i = 0, value 0 (Z[0] is its own mirror).
+struct PairSlots {
+    value: String,
+    mirror: String,
+    mirror_or_value: String,
 }
 
 /// R2C's separation, the lines every separating form shares: `a` = Z[i] and `b` = conj Z[m-i]
