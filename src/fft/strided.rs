@@ -534,8 +534,8 @@ impl StridedIo {
 /// in the seventy-fifth). In the twenty-sixth session 864 = 32 x 27 and 896 = 32 x 28 ran
 /// faster so too, but the planner's own cores have since overtaken them: 864 as 16 x 9 x 6
 /// 0.913 / 0.918 against 0.885 / 0.886, 896 as 16 x 8 x 7 0.923 / 0.917 against 0.878 / 0.878
-/// (seventy-third / seventy-fifth). 960 = 32 x 30 ran at 0.832 against 16 x 10 x 6's 0.908
-/// and keeps its three passes.
+/// (seventy-third / seventy-fifth). 960 = 32 x 30 ran at 0.837 / 0.832 against 16 x 10 x 6's
+/// 0.913 / 0.908 and keeps its three passes.
 const TWO_LONG_CODELET_LENS: [usize; 2] = [900, 1024];
 
 fn two_long_codelets(len: usize, precision: Precision, fills: bool) -> Option<Vec<usize>> {
