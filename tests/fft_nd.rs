@@ -281,6 +281,51 @@ fn long_lengths_take_two_passes() {
     }
 }
 
+/// Lone long C2C f32 columns in one strided pass (nd_recipe.rs, `Planner::lone_long_column`).
+/// The planner takes it from 1024 blocks up, so small shapes run that pass by a one-pass
+/// recipe on every device (4096 and 3000 points; 5 columns leave the last block of 4 rows
+/// short), and the GPU suite runs the planner's own plan of 4096 x 4096.
+#[test]
+fn lone_long_columns_run_in_one_strided_pass() {
+    use coalesce::fft::strided::{BatchDim, StridedIo, Values};
+    for device in common::devices() {
+        for (shape, in_place) in [([4096, 8], false), ([3000, 5], true), ([4096, 3], true)] {
+            let columns = shape[1];
+            let io = StridedIo {
+                input_stride: columns,
+                output_stride: columns,
+                batch: vec![BatchDim { count: columns, input: 1, output: 1 }],
+                twiddle: None,
+                input_values: Values::Complex,
+                output_values: Values::Complex,
+                input_chirp: None,
+                output_chirp: None,
+                between: None,
+            };
+            let one = match coalesce::fft::FftRecipe::design_strided(shape[0], Precision::F32, io, coalesce::fft::limits(&device)) {
+                Ok(one) => one,
+                Err(e) => {
+                    eprintln!("{shape:?} on {}: skipped, {e}", device.id());
+                    continue;
+                }
+            };
+            let problem = FftNdProblem::c2c(&shape, &[0]);
+            check_retuned(&device, if in_place { problem.in_place() } else { problem }, |recipe| {
+                let from = recipe.passes[0].from;
+                recipe.passes = vec![coalesce::fft::FftPass { recipe: one, from, to: coalesce::fft::PassBuffer::Output }];
+            });
+        }
+        if common::full() && !common::under_sanitizer() {
+            for problem in [FftNdProblem::c2c(&[4096, 4096], &[0]), FftNdProblem::c2c(&[4096, 4096], &[0]).in_place()] {
+                if device.info().shared_memory_per_block >= 160 * 1024 {
+                    assert_eq!(FftNdRecipe::design(problem.clone(), coalesce::fft::limits(&device)).unwrap().passes.len(), 1);
+                }
+                check::<f32>(&device, problem);
+            }
+        }
+    }
+}
+
 #[test]
 fn long_contiguous_rows_run_in_one_launch() {
     for device in common::devices() {

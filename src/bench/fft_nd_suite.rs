@@ -90,7 +90,7 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
 }
 
 /// Axis subsets and strided layouts cuFFT's advanced layout can also express, C2C f32 (and
-/// R2C and C2R ones), about 256 MiB each: columns (a transform along a strided axis, batches
+/// R2C and C2R ones), about 256 MiB each (two columns cases less): columns (a transform along a strided axis, batches
 /// next to each other), a 2D transform whose batch is the innermost axis, two axes around a
 /// batch axis, padded rows, column-major input written as rows, and 3D boxes whose trailing
 /// axes outgrow a block.
@@ -99,6 +99,12 @@ pub(super) fn layouts(quick: bool) -> Vec<Spec> {
     let c2c = |shape: &[usize], axes: &[usize]| FftNdProblem::c2c(shape, axes);
     let cases: Vec<(&str, FftNdProblem)> = vec![
         ("columns", c2c(&[4096, 8192 / s], &[0])),
+        // Lone columns of 4096 points run in one pass where they have blocks enough
+        // (nd_recipe.rs, `Planner::lone_long_column`): 1024 blocks, 512 (the fewest it takes),
+        // and 3000 points, which keep two passes.
+        ("columns", c2c(&[4096, 4096 / s], &[0])),
+        ("columns", c2c(&[4096, 2048 / s], &[0])),
+        ("columns", c2c(&[3000, 8192 / s], &[0])),
         ("columns", c2c(&[256, 131_072 / s], &[0])),
         ("columns", c2c(&[1 << 20, 32 / s], &[0])),
         ("batch innermost", c2c(&[1024, 1024, 32 / s], &[0, 1])),

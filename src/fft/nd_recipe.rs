@@ -227,7 +227,11 @@ impl FftNdRecipe {
                         planner.plan_row_split(&spectrum, &spectrum, split, FftKind::C2C, at, PassBuffer::Output, output_row_major)?;
                         done = split.axes();
                     } else {
-                        planner.plan(AxisJob::complex_on(&spectrum, a, &sides), at, PassBuffer::Output, output_row_major)?;
+                        let job = AxisJob::complex_on(&spectrum, a, &sides);
+                        match planner.lone_long_column(&job) {
+                            Some(recipe) => planner.passes.push(FftPass { recipe, from: at, to: PassBuffer::Output }),
+                            None => planner.plan(job, at, PassBuffer::Output, output_row_major)?,
+                        }
                     }
                     at = PassBuffer::Output;
                     sides.input = output.clone();
@@ -786,6 +790,31 @@ impl Planner {
         self.plan(rest, middle, to, middle_in_to)
     }
 
+    /// One strided pass, not two of 64 points, for a C2C f32 axis of 4096 points that is the
+    /// whole transform's only work on that axis (not the rest of a split, not a real axis),
+    /// over columns that lie side by side, where the pass has blocks enough: the cost
+    /// model's 0.40 of copy for such passes (`pass_cost`) holds where they end a split or
+    /// write a half spectrum, but alone they ran faster than two. Same-run A/B on an H200
+    /// (seventy-sixth session, `bench fft --suite layouts`, two rounds): C2C [4096, 8192],
+    /// [4096, 4096], [4096, 2048] axes [0] 1.115x, 1.082x, 1.027x (2048, 1024, 512 blocks;
+    /// [4096, 8192] 0.89x -> 0.99x cuFFT); 3000 points (10 x 10 x 10 x 3, 8 rows a block)
+    /// over 8192 columns lost, 0.951x. Putting 0.75 for these passes into the cost model
+    /// (seventy-fifth session) lost 0.60x-0.93x on the 1D and real plans it changed (2^22,
+    /// 2^24, R2C columns).
+    fn lone_long_column(&self, job: &AxisJob) -> Option<FftRecipe> {
+        let complex = job.input_values == Values::Complex && job.output_values == Values::Complex && job.input_chirp.is_none() && job.output_chirp.is_none();
+        let side_by_side = job.dims.first().is_some_and(|d| d.input == 1 && d.output == 1);
+        let long = job.len > 2048 && job.len <= MAX_SINGLE_LAUNCH_LEN && job.len.is_power_of_two();
+        if self.precision != Precision::F32 || !complex || !side_by_side || !long || job.contiguous(self.precision).is_some() {
+            return None;
+        }
+        // A device whose shared memory holds fewer rows a block than a 32-byte sector's
+        // (NVIDIA's OpenCL, 48 KiB) keeps the two passes, as does one that cannot hold a row.
+        let recipe = FftRecipe::design_strided(job.len, self.precision, job.io(), self.limits).ok()?;
+        let rows = recipe.tuning.transforms_per_block as usize;
+        (rows >= SECTOR_ROWS && job.io().rows() / rows >= LONG_COLUMN_MIN_BLOCKS).then_some(recipe)
+    }
+
     /// The split costs `job`'s axis is planned by: R2C's packed half-length axes their own
     /// (see [`LongStridedRows::PACKED_R2C`]).
     fn costs_of(&mut self, job: &AxisJob) -> &mut SplitCosts {
@@ -1152,6 +1181,16 @@ impl RowSplit {
     }
 }
 
+/// The fewest blocks a lone long column's one pass takes (`Planner::lone_long_column`): a
+/// block of four 4096-point f32 columns fills a multiprocessor's shared memory alone, so
+/// with few columns the device idles where two passes of short rows would not. 512 blocks
+/// (2048 columns) were the fewest measured, and won (1.027x).
+const LONG_COLUMN_MIN_BLOCKS: usize = 512;
+
+/// f32 complex values in a 32-byte sector: a strided pass of fewer rows a block reads part
+/// sectors.
+const SECTOR_ROWS: usize = 4;
+
 /// The fewest points of a grid that takes on the rows and pass A of a split (`row_split`):
 /// one grid a block, so fewer would leave its block few threads.
 const MIN_SPLIT_GRID: usize = 1024;
@@ -1387,6 +1426,32 @@ mod tests {
         // 4097 = 17 x 241: two passes with a large prime factor; 1000003 is prime.
         assert_eq!(axis_cost(4097, false).1.len(), 2);
         assert!(axis_cost(1_000_003, false).1.is_empty());
+    }
+
+    #[test]
+    fn lone_long_columns_take_one_pass_where_blocks_fill_the_device() {
+        // C2C f32 columns of 4096 points side by side: one pass of 4 rows a block (a 32-byte
+        // sector's run) where there are 512 blocks or more, in place too.
+        for (shape, in_place) in [([4096, 8192], false), ([4096, 2048], true)] {
+            let p = FftNdProblem::c2c(&shape, &[0]);
+            let one = passes(if in_place { p.in_place() } else { p });
+            assert_eq!(one.len(), 1, "{shape:?}");
+            assert!(matches!(one[0].recipe.core, Core::Stockham { len: 4096, .. }));
+            let io = one[0].recipe.io.as_ref().unwrap();
+            assert_eq!((io.input_stride, io.output_stride, io.twiddle), (shape[1], shape[1], None));
+            assert_eq!(one[0].recipe.tuning.transforms_per_block, 4);
+        }
+        // Two passes where one would leave the device idle (256 blocks), for a length not a
+        // power of two, in f64, for a real axis, on a device whose shared memory holds fewer
+        // rows than a sector's, and where the axis is the rest of a split (2^24 = 4096 x 4096
+        // keeps its three short passes).
+        assert_eq!(passes(FftNdProblem::c2c(&[4096, 1024], &[0])).len(), 2);
+        assert_eq!(passes(FftNdProblem::c2c(&[3000, 8192], &[0])).len(), 2);
+        assert_eq!(passes(FftNdProblem::c2c(&[4096, 8192], &[0]).f64()).len(), 2);
+        assert_eq!(passes(FftNdProblem::r2c(&[4096, 8192], &[0])).len(), 2);
+        let small = DeviceLimits { shared_bytes: 48 * 1024, ..H200 };
+        assert_eq!(FftNdRecipe::design(FftNdProblem::c2c(&[4096, 8192], &[0]), small).unwrap().passes.len(), 2);
+        assert!(passes(FftNdProblem::c2c_1d(1 << 24, 1)).iter().all(|p| p.recipe.problem.len <= 512));
     }
 
     #[test]
