@@ -282,26 +282,16 @@ fn long_lengths_take_two_passes() {
 }
 
 /// Lone long C2C f32 columns in one strided pass (nd_recipe.rs, `Planner::lone_long_column`).
-/// The planner takes it from 1024 blocks up, so small shapes run that pass by a one-pass
-/// recipe on every device (4096 and 3000 points; 5 columns leave the last block of 4 rows
-/// short), and the GPU suite runs the planner's own plan of 4096 x 4096.
+/// The planner takes it from 512 blocks up, so small shapes run such a pass by a one-pass
+/// recipe on every device (4096 points, and 3000 as another long core; 3 and 5 columns leave
+/// the last block short), and the GPU suite runs the planner's own plan of 4096 x 4096.
 #[test]
 fn lone_long_columns_run_in_one_strided_pass() {
-    use coalesce::fft::strided::{BatchDim, StridedIo, Values};
+    use coalesce::fft::strided::{BatchDim, StridedIo};
     for device in common::devices() {
         for (shape, in_place) in [([4096, 8], false), ([3000, 5], true), ([4096, 3], true)] {
             let columns = shape[1];
-            let io = StridedIo {
-                input_stride: columns,
-                output_stride: columns,
-                batch: vec![BatchDim { count: columns, input: 1, output: 1 }],
-                twiddle: None,
-                input_values: Values::Complex,
-                output_values: Values::Complex,
-                input_chirp: None,
-                output_chirp: None,
-                between: None,
-            };
+            let io = StridedIo::complex(columns, vec![BatchDim { count: columns, input: 1, output: 1 }]);
             let one = match coalesce::fft::FftRecipe::design_strided(shape[0], Precision::F32, io, coalesce::fft::limits(&device)) {
                 Ok(one) => one,
                 Err(e) => {

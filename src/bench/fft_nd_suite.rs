@@ -90,10 +90,10 @@ pub(super) fn large_1d(quick: bool) -> Vec<Spec> {
 }
 
 /// Axis subsets and strided layouts cuFFT's advanced layout can also express, C2C f32 (and
-/// R2C and C2R ones), about 256 MiB each (two columns cases less): columns (a transform along a strided axis, batches
-/// next to each other), a 2D transform whose batch is the innermost axis, two axes around a
-/// batch axis, padded rows, column-major input written as rows, and 3D boxes whose trailing
-/// axes outgrow a block.
+/// R2C and C2R ones), about 256 MiB each (three of the columns cases less): columns (a
+/// transform along a strided axis, batches next to each other), a 2D transform whose batch is
+/// the innermost axis, two axes around a batch axis, padded rows, column-major input written
+/// as rows, and 3D boxes whose trailing axes outgrow a block.
 pub(super) fn layouts(quick: bool) -> Vec<Spec> {
     let s = if quick { 4 } else { 1 };
     let c2c = |shape: &[usize], axes: &[usize]| FftNdProblem::c2c(shape, axes);

@@ -804,8 +804,7 @@ impl Planner {
     fn lone_long_column(&self, job: &AxisJob) -> Option<FftRecipe> {
         let complex = job.input_values == Values::Complex && job.output_values == Values::Complex && job.input_chirp.is_none() && job.output_chirp.is_none();
         let side_by_side = job.dims.first().is_some_and(|d| d.input == 1 && d.output == 1);
-        let long = job.len > 2048 && job.len <= MAX_SINGLE_LAUNCH_LEN && job.len.is_power_of_two();
-        if self.precision != Precision::F32 || !complex || !side_by_side || !long || job.contiguous(self.precision).is_some() {
+        if self.precision != Precision::F32 || !complex || !side_by_side || job.len != LONE_COLUMN_LEN || job.contiguous(self.precision).is_some() {
             return None;
         }
         // A device whose shared memory holds fewer rows a block than a 32-byte sector's
@@ -1180,6 +1179,10 @@ impl RowSplit {
         std::iter::once(self.column).chain(self.outer).collect()
     }
 }
+
+/// The one length a lone column runs in one strided pass at (`Planner::lone_long_column`):
+/// the only one measured faster so (3000 points lost).
+const LONE_COLUMN_LEN: usize = 4096;
 
 /// The fewest blocks a lone long column's one pass takes (`Planner::lone_long_column`): a
 /// block of four 4096-point f32 columns fills a multiprocessor's shared memory alone, so

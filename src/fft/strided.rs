@@ -338,6 +338,22 @@ impl SideLayout {
 }
 
 impl StridedIo {
+    /// Complex values both ways, `stride` apart on both sides, rows at `batch`; no twiddle,
+    /// no chirp: a plain strided C2C pass.
+    pub fn complex(stride: usize, batch: Vec<BatchDim>) -> Self {
+        StridedIo {
+            input_stride: stride,
+            output_stride: stride,
+            batch,
+            twiddle: None,
+            input_values: Values::Complex,
+            output_values: Values::Complex,
+            input_chirp: None,
+            output_chirp: None,
+            between: None,
+        }
+    }
+
     /// Rows in the batch.
     pub fn rows(&self) -> usize {
         self.batch.iter().map(|d| d.count).product()
@@ -762,21 +778,6 @@ enum TiedThreads {
 mod tests {
     use super::*;
 
-    /// Complex values both ways, `stride` apart on both sides, rows at `batch`; no twiddle.
-    fn complex_rows(stride: usize, batch: Vec<BatchDim>) -> StridedIo {
-        StridedIo {
-            input_stride: stride,
-            output_stride: stride,
-            batch,
-            twiddle: None,
-            input_values: Values::Complex,
-            output_values: Values::Complex,
-            input_chirp: None,
-            output_chirp: None,
-            between: None,
-        }
-    }
-
     #[test]
     fn step_twiddles_are_computed_only_past_two_digits_where_exact() {
         let io = |len: usize, input_values: Values| StridedIo {
@@ -806,7 +807,7 @@ mod tests {
     fn grids_over_columns_take_a_run_of_columns_a_block() {
         let lim = DeviceLimits::H200;
         // [128, 4] grids, values 8192 apart, over 256 x 32 neighbouring columns.
-        let io = complex_rows(8192, vec![BatchDim { count: 8192, input: 1, output: 1 }, BatchDim { count: 2, input: 1 << 22, output: 1 << 22 }]);
+        let io = StridedIo::complex(8192, vec![BatchDim { count: 8192, input: 1, output: 1 }, BatchDim { count: 2, input: 1 << 22, output: 1 << 22 }]);
         let r = FftRecipe::design_column_grid(&[128, 4], Precision::F32, io.clone(), lim).unwrap();
         assert!(r.tuning.grid_columns && !r.is_strided_grid() && r.kernel_name().contains("_cols"));
         assert_eq!((r.tuning.transforms_per_block, r.strided_run(), r.buffer_values()), (16, 1, 17 * 512));
@@ -823,21 +824,21 @@ mod tests {
     fn rows_off_sectors_take_a_run_of_256_bytes_where_three_blocks_fit() {
         let lim = DeviceLimits::H200;
         let rows = |len: usize, stride: usize, precision| {
-            let io = complex_rows(stride, vec![BatchDim { count: 129 * 64, input: 1, output: 1 }]);
+            let io = StridedIo::complex(stride, vec![BatchDim { count: 129 * 64, input: 1, output: 1 }]);
             FftRecipe::design_strided(len, precision, io, lim).unwrap().tuning.transforms_per_block
         };
         // R2C 256^3's pass over its 129-wide half spectrum: values 1032 bytes apart, 3 of 4
         // rows' runs off sectors: 32 f32 rows (66 KiB, three blocks), 16 f64.
         assert_eq!((rows(256, 129, Precision::F32), rows(256, 129, Precision::F64)), (32, 16));
-        assert!(complex_rows(129, vec![BatchDim { count: 8, input: 1, output: 1 }]).rows_start_off_sectors(8));
+        assert!(StridedIo::complex(129, vec![BatchDim { count: 8, input: 1, output: 1 }]).rows_start_off_sectors(8));
         // On sectors (256 values apart) or two values to a sector (f64 130): a 128-byte run.
         assert_eq!((rows(256, 256, Precision::F32), rows(256, 130, Precision::F64)), (16, 8));
         // A run of 256 bytes of 512-point rows would leave one block a multiprocessor; rows of
         // 17 x 17 take radix-17 codelets (their wider blocks ran slower): 128 bytes.
         assert_eq!((rows(512, 513, Precision::F32), rows(289, 129, Precision::F32)), (16, 16));
         // Columns not one element apart, or a real side: no run to widen.
-        assert!(!complex_rows(129, vec![BatchDim { count: 8, input: 2, output: 2 }]).rows_start_off_sectors(8));
-        let real = StridedIo { input_values: Values::Real, ..complex_rows(129, vec![BatchDim { count: 8, input: 1, output: 1 }]) };
+        assert!(!StridedIo::complex(129, vec![BatchDim { count: 8, input: 2, output: 2 }]).rows_start_off_sectors(8));
+        let real = StridedIo { input_values: Values::Real, ..StridedIo::complex(129, vec![BatchDim { count: 8, input: 1, output: 1 }]) };
         assert!(!real.rows_start_off_sectors(8));
     }
 
@@ -894,7 +895,7 @@ mod tests {
     fn long_rows_that_fill_a_multiprocessor_take_two_passes_of_long_codelets() {
         // 1024 points, 16 columns a block: 136 KiB of 227 on an H200, 32 x 32 with a thread per
         // codelet; where a block has room for two such blocks, or in f64, as designed before.
-        let io = |cols: usize| complex_rows(cols, vec![BatchDim { count: cols, input: 1, output: 1 }]);
+        let io = |cols: usize| StridedIo::complex(cols, vec![BatchDim { count: cols, input: 1, output: 1 }]);
         let h200 = DeviceLimits::H200;
         let r = FftRecipe::design_strided(1024, Precision::F32, io(64), h200).unwrap();
         assert_eq!((r.core.clone(), r.tuning.threads_per_transform, r.tuning.transforms_per_block), (Core::Stockham { len: 1024, radices: vec![32, 32] }, 32, 16));
@@ -917,7 +918,7 @@ mod tests {
         let h200 = DeviceLimits::H200;
         // Columns both ways (stride 1024), 16 rows a block of 1024 or 512 points (136 / 68
         // KiB): direct both ways; of 256 points (34 KiB): staged.
-        let columns = complex_rows(1024, vec![BatchDim { count: 1024, input: 1, output: 1 }]);
+        let columns = StridedIo::complex(1024, vec![BatchDim { count: 1024, input: 1, output: 1 }]);
         for len in [1024, 512] {
             let r = FftRecipe::design_strided(len, Precision::F32, columns.clone(), h200).unwrap();
             assert!(r.tuning.direct_io && r.reads_columns_directly() && r.writes_columns_directly(), "{}", r.kernel_name());
