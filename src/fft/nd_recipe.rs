@@ -15,7 +15,7 @@
 //!   Pass B is itself an axis (of length N1, with N2 inner values), split again where that
 //!   is cheaper: strided passes over long rows hold few rows per block and run slowly, so
 //!   2^24 runs as three passes of 256 rather than two of 4096 (see [`axis_cost`]). Strided
-//!   axes of 2048 to 4096 points split so too, but for a lone C2C f32 column of 4096 points
+//!   axes of 2049 to 4096 points split so too, but for a lone C2C f32 column of 4096 points
 //!   over enough columns, which one pass transforms faster (`Planner::lone_long_column`);
 //! - short trailing axes of a row-major C2C transform whose points fit one block's shared
 //!   memory take one pass together, a grid transformed along each of its axes in shared memory
