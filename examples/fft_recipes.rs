@@ -69,7 +69,7 @@ fn main() {
         None
     };
     let show = |r: &FftRecipe| {
-        println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts());
+        println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts(coalesce::fft::BankModel::WholeWarp));
         if let Some(dir) = &source_dir {
             let source = FftPlan::source(r);
             std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");

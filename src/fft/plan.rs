@@ -7,7 +7,7 @@ use num_complex::Complex;
 use super::cluster::ClusterLimits;
 use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
-use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
+use super::recipe::{BankModel, Core, DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
 use super::tables::{bluestein_filter_spectrum, chirp, rader_filter_spectrum, rader_index_tables, table_bytes, twiddles, RootDigits};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::Backend;
@@ -190,7 +190,7 @@ pub(crate) fn check_buffer(what: &str, got_kind: crate::ScalarKind, got_len: usi
 pub fn limits(device: &Device) -> DeviceLimits {
     let info = device.info();
     let clusters = ClusterLimits::of(info.backend, info.compute_capability);
-    DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block, clusters }
+    DeviceLimits { shared_bytes: info.shared_memory_per_block, max_threads: info.max_threads_per_block, clusters, bank_model: BankModel::WholeWarp }
 }
 
 /// The plan's tables, computed in f64 and rounded to the kernel's precision, in one buffer

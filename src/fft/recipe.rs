@@ -618,13 +618,31 @@ pub struct DeviceLimits {
     pub max_threads: u32,
     /// Thread-block clusters, whose blocks read each other's shared memory (cluster.rs).
     pub clusters: ClusterLimits,
+    /// The bank-conflict model shared-memory layouts are chosen by: [`BankModel::WholeWarp`],
+    /// but for the f32 rows that [`FftRecipe::design_row`] designs where the wisdom has no
+    /// entry.
+    pub bank_model: BankModel,
+}
+
+/// How the planner's bank-conflict model ([`FftRecipe::plain_shared_wavefronts`]) serves one
+/// warp's access to shared memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BankModel {
+    /// All 32 lanes at once: as many wavefronts as the most distinct 4-byte words any one bank
+    /// holds. What the wisdom (wisdom.rs), the strided passes and the grids were tuned under.
+    WholeWarp,
+    /// Each group of 32 / words lanes on its own: 8-byte values (f32 complex) a half-warp at a
+    /// time, 16-byte ones a quarter-warp. This is how Nsight Compute counted an H200's
+    /// wavefronts. R2C f32 1024^2's real grid: 347 loads and 390 stores a block, against 334
+    /// and 378 by this model and 334 and 306 by the whole warp's (seventy-sixth session).
+    LaneGroups,
 }
 
 impl DeviceLimits {
     /// An H100's or H200's (227 KiB of shared memory per block once opted in, 1024 threads,
     /// clusters of up to 8 blocks): for designing recipes with no device at hand (unit tests,
     /// the recipes example).
-    pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024, clusters: ClusterLimits::HOPPER };
+    pub const H200: DeviceLimits = DeviceLimits { shared_bytes: 232_448, max_threads: 1024, clusters: ClusterLimits::HOPPER, bank_model: BankModel::WholeWarp };
 
     /// Blocks of `shared_bytes` each that one multiprocessor's shared memory holds at once:
     /// a multiprocessor has the most one block may take plus one driver reserve a block
@@ -796,8 +814,27 @@ impl FftRecipe {
     /// (even real rows up to [`MAX_REAL_ROW_LEN`](super::MAX_REAL_ROW_LEN)): the contiguous
     /// passes of N-d and multi-pass plans (the CLI's transforms among them), with the same
     /// wisdom as 1D plans.
+    ///
+    /// f32 rows the wisdom has no entry for are designed again with their shared-memory
+    /// layout chosen by [`BankModel::LaneGroups`], the model that fits how the hardware serves
+    /// 8-byte accesses. Their heuristic pick stays the wisdom's key, so every entry still
+    /// applies. Same-run A/B on an H200 (seventy-sixth session, `bench fft --suite sweep` and
+    /// `--suite real` over the lengths whose kernels change, two rounds): C2C 382 lengths
+    /// 1.019x (geometric mean; median 1.011x), R2C 342 lengths 1.030x (1.034x), C2R 309
+    /// lengths 1.029x (1.034x). Over the lengths that have wisdom, the same model as the
+    /// heuristic lost 0.85x-0.90x: their entries no longer matched its picks. What was not
+    /// timed keeps the whole-warp model: f64 (932 lengths would change), odd real lengths
+    /// (467) and rows past one launch's lengths (R2C 8192 to 32768, C2R 8192).
     pub fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
-        Ok(Self::design_row_by_heuristic(problem, limits)?.with_wisdom(limits))
+        let pick = Self::design_row_by_heuristic(problem, limits)?;
+        if let Some((_, faster)) = pick.wisdom_variant(limits) {
+            return Ok(faster);
+        }
+        let timed = problem.precision == Precision::F32 && problem.len <= super::MAX_SINGLE_LAUNCH_LEN && (problem.kind == FftKind::C2C || problem.len.is_multiple_of(2));
+        if timed && limits.bank_model == BankModel::WholeWarp {
+            return Self::design_row_by_heuristic(problem, DeviceLimits { bank_model: BankModel::LaneGroups, ..limits });
+        }
+        Ok(pick)
     }
 
     /// As [`FftRecipe::design_row`], by the heuristic's rules alone (what the wisdom and the
@@ -1560,7 +1597,8 @@ impl FftRecipe {
         // C2C lengths under that ratio, across ran 1.015x with 10 of them slower than 0.97x;
         // from 1.05 to 1.1, 1.035x over 108 (thirty-fifth session).
         let across = order(true);
-        if 21 * across.shared_wavefronts() <= 20 * along.shared_wavefronts() {
+        let model = limits.bank_model;
+        if 21 * across.shared_wavefronts(model) <= 20 * along.shared_wavefronts(model) {
             across
         } else {
             along
@@ -1582,7 +1620,7 @@ impl FftRecipe {
                 if r.shared_bytes() > limits.shared_bytes.max(self.shared_bytes()) {
                     continue;
                 }
-                let cost = r.plain_shared_wavefronts();
+                let cost = r.plain_shared_wavefronts(limits.bank_model);
                 if best.as_ref().is_none_or(|(c, v, _)| (cost, r.shared_values()) < (*c, *v)) {
                     best = Some((cost, r.shared_values(), r));
                 }
@@ -1592,21 +1630,20 @@ impl FftRecipe {
     }
 
     /// A model of shared-memory time: the wavefronts (bank-conflict-serialised transactions)
-    /// of the first warp's accesses in the load, every Stockham pass and the store. A warp's
-    /// access takes as many wavefronts as the most distinct 4-byte words any one of the 32
-    /// banks must serve. Rader's permuted accesses count as plain ones here;
+    /// of the first warp's accesses in the load, every Stockham pass and the store, each
+    /// access served as `model` says. Rader's permuted accesses count as plain ones here;
     /// [`FftRecipe::shared_wavefronts`] counts them as they are.
-    pub fn plain_shared_wavefronts(&self) -> u64 {
-        self.plain_wavefronts_of(&self.stages())
+    pub fn plain_shared_wavefronts(&self, model: BankModel) -> u64 {
+        self.plain_wavefronts_of(&self.stages(), model)
     }
 
     /// [`FftRecipe::plain_shared_wavefronts`] over `stages` (this recipe's [`FftRecipe::stages`]).
-    fn plain_wavefronts_of(&self, stages: &[Stage]) -> u64 {
+    fn plain_wavefronts_of(&self, stages: &[Stage], model: BankModel) -> u64 {
         let w = self.tuning.threads_per_transform as usize;
         let threads = (self.threads_per_block() as usize).min(32);
         let stride = self.row_stride();
         let at = |row: usize, i: usize| row * stride + pad(self.tuning.pad_shift, i);
-        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision);
+        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision, model);
         let mut total = 0;
         // Load and store: flat loops over the block's rows.
         let len = self.core.region();
@@ -1649,9 +1686,9 @@ impl FftRecipe {
 
     /// [`FftRecipe::plain_shared_wavefronts`] with Rader's permuted accesses counted as they
     /// are (see `FftRecipe::rader_permutation_excess`).
-    pub fn shared_wavefronts(&self) -> u64 {
+    pub fn shared_wavefronts(&self, model: BankModel) -> u64 {
         let stages = self.stages();
-        (self.plain_wavefronts_of(&stages) as i64 + self.rader_permutation_excess(&stages)).max(0) as u64
+        (self.plain_wavefronts_of(&stages, model) as i64 + self.rader_permutation_excess(&stages, model)).max(0) as u64
     }
 
     /// What Rader's permuted accesses add to [`FftRecipe::shared_wavefronts`], which counts
@@ -1663,13 +1700,13 @@ impl FftRecipe {
     /// row keeps the plain model: scored exactly on the first warp alone, permuted accesses
     /// chose paddings that ran 0.96x over the 47 lengths whose lane order they left as it was
     /// (most of them one DFT a row; thirty-fifth session).
-    fn rader_permutation_excess(&self, stages: &[Stage]) -> i64 {
+    fn rader_permutation_excess(&self, stages: &[Stage], model: BankModel) -> i64 {
         const RADER_SAMPLED_WARPS: usize = 8;
         let Core::Rader { len, prime, .. } = self.core else { return 0 };
         if len == prime {
             return 0;
         }
-        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision);
+        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision, model);
         let (m, g) = (len / prime, RaderPowers::of(prime));
         let at = |i: usize| pad(self.tuning.pad_shift, i);
         let (gather, scatter) = (&stages[0], &stages[1]);
@@ -1717,12 +1754,21 @@ fn stockham_values(j: usize, i: usize, radix: usize, ns: usize, per_row: usize) 
     (j + i * per_row, (j - k) * radix + k + i * ns)
 }
 
-/// Wavefronts of one warp's shared access to complex values at `addrs` (in values): the most
-/// distinct 4-byte words any one of the 32 banks must serve. Counted on the stack: the planner
-/// scores every candidate layout this way, and heap vectors here took most of its time (5 ms
-/// of a 7 ms Bluestein plan on a 2-core host).
-fn warp_wavefronts(addrs: &[usize], precision: Precision) -> u64 {
+/// Wavefronts of one warp's shared access to complex values at `addrs` (in values, lane
+/// order) by `model`. Counted on the stack: the planner scores every candidate layout this
+/// way, and heap vectors here took most of its time (5 ms of a 7 ms Bluestein plan on a 2-core
+/// host).
+fn warp_wavefronts(addrs: &[usize], precision: Precision, model: BankModel) -> u64 {
     let words = (complex_bytes(precision) / 4) as usize;
+    match model {
+        BankModel::WholeWarp => group_wavefronts(addrs, words),
+        BankModel::LaneGroups => addrs.chunks(32 / words).map(|group| group_wavefronts(group, words)).sum(),
+    }
+}
+
+/// Wavefronts of one access by lanes served together: the most distinct 4-byte words any one
+/// of the 32 banks must serve.
+fn group_wavefronts(addrs: &[usize], words: usize) -> u64 {
     let mut touched = [0usize; 32 * 4];
     let mut n = 0;
     for &a in addrs {
@@ -1765,6 +1811,43 @@ mod tests {
 
     fn core_of(n: usize) -> Core {
         FftRecipe::design_by_heuristic(FftProblem::c2c(n, 100), H200).unwrap().core
+    }
+
+    #[test]
+    fn lanes_share_banks_at_no_cost_across_half_warps_of_8_byte_values() {
+        // Values 0..7 and 16..23 in the first half-warp, 8..15 and 24..31 in the second: value
+        // v sits on banks 2v and 2v + 1 (mod 32), so each half-warp meets itself on every bank
+        // it touches (two wavefronts each), where the whole warp counts two words a bank.
+        let addrs: Vec<usize> = (0..8).chain(16..24).chain(8..16).chain(24..32).collect();
+        assert_eq!(warp_wavefronts(&addrs, Precision::F32, BankModel::WholeWarp), 2);
+        assert_eq!(warp_wavefronts(&addrs, Precision::F32, BankModel::LaneGroups), 4);
+        // f64 complex values (16 bytes): quarter-warps of 8 lanes, one wavefront each at best.
+        let consecutive: Vec<usize> = (0..32).collect();
+        assert_eq!(warp_wavefronts(&consecutive, Precision::F64, BankModel::LaneGroups), 4);
+        assert_eq!(warp_wavefronts(&consecutive, Precision::F64, BankModel::WholeWarp), 4);
+    }
+
+    #[test]
+    fn f32_rows_without_wisdom_take_the_layout_of_the_lane_group_model() {
+        // 141 = 47 x 3 has no wisdom: padded every 32 with 2 spare slots a row under the
+        // whole-warp model, unpadded under lane groups (1.18x faster on an H200,
+        // seventy-sixth session); the heuristic's pick stays the wisdom's key.
+        let (heuristic, planned) = (|p| FftRecipe::design_by_heuristic(p, H200).unwrap().kernel_name(), |p| FftRecipe::design(p, H200).unwrap().kernel_name());
+        let c2c = FftProblem::c2c(141, 100);
+        assert_eq!(heuristic(c2c), "fft_c2c_f32_n141_r47x3_t3x21_p5r2_dl");
+        assert_eq!(planned(c2c), "fft_c2c_f32_n141_r47x3_t3x21_p0r0_dl");
+        // f64, odd real lengths and rows past one launch were not timed so: the heuristic's
+        // pick, or its wisdom.
+        let whole_warp = |p| {
+            let pick = FftRecipe::design_row_by_heuristic(p, H200).unwrap();
+            pick.wisdom_variant(H200).map_or(pick, |(_, faster)| faster)
+        };
+        let r2c = |len| FftProblem { kind: FftKind::R2C, ..FftProblem::c2c(len, 100) };
+        for p in [c2c.precision(Precision::F64), r2c(141), r2c(8192)] {
+            assert_eq!(FftRecipe::design_row(p, H200).unwrap(), whole_warp(p), "{p:?}");
+        }
+        // 18 under the lane groups differs from the whole warp's pick: the guard has teeth.
+        assert_ne!(planned(FftProblem::c2c(18, 100)), whole_warp(FftProblem::c2c(18, 100)).kernel_name());
     }
 
     #[test]
@@ -1840,7 +1923,7 @@ mod tests {
         assert!(across.uses_rader() && across.tuning.lanes_across_dfts, "{}", across.describe());
         let along = FftRecipe { tuning: FftTuning { lanes_across_dfts: false, ..across.tuning }, ..across.clone() };
         // (The model's first warp, whole kernel: 188 wavefronts against 351.)
-        assert!(3 * across.shared_wavefronts() < 2 * along.shared_wavefronts());
+        assert!(3 * across.shared_wavefronts(BankModel::WholeWarp) < 2 * along.shared_wavefronts(BankModel::WholeWarp));
         // Butterfly b of the convolution's passes: DFT b mod 16, butterfly b / 16 of it.
         let stage = &across.stages()[0];
         assert!(stage.across && !across.stages()[2].across);
