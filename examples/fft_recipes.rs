@@ -15,7 +15,7 @@
 //! registers with scripts/sass.py before timing it; `3380@` the heuristic's pick, without the
 //! wisdom.
 
-use coalesce::fft::{DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe, Precision};
+use coalesce::fft::{BankModel, DeviceLimits, FftKind, FftNdProblem, FftNdRecipe, FftPlan, FftProblem, FftRecipe, Precision};
 
 /// The 1D problem of an argument such as `f64:r2c:360`, or None where it is not one.
 fn problem_of(arg: &str) -> Option<FftProblem> {
@@ -69,7 +69,8 @@ fn main() {
         None
     };
     let show = |r: &FftRecipe| {
-        println!("{} | shared wavefronts {}", r.describe(), r.shared_wavefronts(coalesce::fft::BankModel::WholeWarp));
+        let by = |model| r.shared_wavefronts(model);
+        println!("{} | shared wavefronts {} (whole warp), {} (lane groups)", r.describe(), by(BankModel::WholeWarp), by(BankModel::LaneGroups));
         if let Some(dir) = &source_dir {
             let source = FftPlan::source(r);
             std::fs::write(dir.join(format!("{}.cu", source.name)), source.full_text()).expect("cannot write the source");
