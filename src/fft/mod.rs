@@ -59,6 +59,7 @@ pub mod factor;
 pub(crate) mod fewer_passes;
 mod half_spectrum;
 mod held_values;
+pub mod lane_groups;
 mod lanes_across_rows;
 mod plan;
 mod prime_factor_convolution;

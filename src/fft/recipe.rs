@@ -619,8 +619,7 @@ pub struct DeviceLimits {
     /// Thread-block clusters, whose blocks read each other's shared memory (cluster.rs).
     pub clusters: ClusterLimits,
     /// The bank-conflict model shared-memory layouts are chosen by: [`BankModel::WholeWarp`],
-    /// but for the f32 rows that [`FftRecipe::design_row`] designs where the wisdom has no
-    /// entry.
+    /// but for the f32 rows `lane_groups.rs` lists.
     pub bank_model: BankModel,
 }
 
@@ -815,35 +814,13 @@ impl FftRecipe {
     /// passes of N-d and multi-pass plans (the CLI's transforms among them), with the same
     /// wisdom as 1D plans.
     ///
-    /// f32 rows the wisdom has no entry for are designed again with their shared-memory
-    /// layout chosen by [`BankModel::LaneGroups`], the model that fits how the hardware serves
-    /// 8-byte accesses, and take that design where the model counts the heuristic's pick at
-    /// least 1.05 times its wavefronts (the margin `with_least_conflicted_layout` asks of
-    /// lanes across). The heuristic's pick stays the wisdom's key, so every entry still
-    /// applies. Same-run A/B on an H200 (seventy-sixth session, `bench fft --suite sweep` and
-    /// `--suite real` over the lengths whose kernels change, two rounds, geometric means):
-    /// - with the margin: C2C 326 lengths 1.023x, R2C 285 1.040x, C2R 257 1.039x;
-    /// - where the model counted them alike or within the margin: C2C 56 lengths 0.994x, R2C
-    ///   57 0.981x, C2R 52 0.979x (R2C 36 fell from 0.87 to 0.84 of copy on a tie);
-    /// - as the heuristic itself, over the lengths that have wisdom: 0.85x-0.90x (their
-    ///   entries no longer matched its picks).
-    ///
-    /// What was not timed keeps the whole-warp model: f64 (932 lengths would change), odd
-    /// real lengths (467) and rows past one launch's lengths (R2C 8192 to 32768, C2R 8192).
+    /// The f32 rows that `lane_groups.rs` lists (no wisdom, and fewer wavefronts by the
+    /// lane-group bank model) are designed under that model instead.
     pub fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
-        let pick = Self::design_row_by_heuristic(problem, limits)?;
-        if let Some((_, faster)) = pick.wisdom_variant(limits) {
-            return Ok(faster);
+        if super::lane_groups::listed(&problem, limits) {
+            return Self::design_row_by_heuristic(problem, super::lane_groups::lane_groups(limits));
         }
-        let timed = problem.precision == Precision::F32 && problem.len <= super::MAX_SINGLE_LAUNCH_LEN && (problem.kind == FftKind::C2C || problem.len.is_multiple_of(2));
-        if timed && limits.bank_model == BankModel::WholeWarp {
-            let lanes = Self::design_row_by_heuristic(problem, DeviceLimits { bank_model: BankModel::LaneGroups, ..limits })?;
-            let count = |r: &FftRecipe| r.shared_wavefronts(BankModel::LaneGroups);
-            if 20 * count(&pick) >= 21 * count(&lanes) {
-                return Ok(lanes);
-            }
-        }
-        Ok(pick)
+        Ok(Self::design_row_by_heuristic(problem, limits)?.with_wisdom(limits))
     }
 
     /// As [`FftRecipe::design_row`], by the heuristic's rules alone (what the wisdom and the

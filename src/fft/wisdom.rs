@@ -107,6 +107,11 @@ fn hopper_wisdom() -> &'static HashMap<String, WisdomEntry> {
 }
 
 impl FftRecipe {
+    /// This recipe, or the variant of it the wisdom table names as faster.
+    pub(crate) fn with_wisdom(self, limits: DeviceLimits) -> Self {
+        self.wisdom_variant(limits).map_or(self, |(_, faster)| faster)
+    }
+
     /// Where the wisdom table has an entry for this recipe (a pick), the path of variants it
     /// names and the recipe that path reaches: what planning runs instead, and where the
     /// variants suite goes on searching from.
