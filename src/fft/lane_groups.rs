@@ -15,6 +15,10 @@
 //! `wisdom/lane_groups.tsv`, and planning looks the row up there and designs it once. The table
 //! is generated, never edited: a unit test applies the rule to every row it covers and fails
 //! where the table differs; `cargo run --release --example fft_lane_groups` rewrites it.
+//!
+//! The variants suite (`bench fft --suite variants`) still times the whole-warp pick as the
+//! heuristic's, and a wisdom entry found there takes its row out of this table (the rule asks
+//! for none), although its gain was measured against that pick, not the lane-group design.
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
