@@ -813,7 +813,7 @@ impl Planner {
         // (NVIDIA's OpenCL, 48 KiB) keeps the two passes, as does one that cannot hold a row.
         let recipe = FftRecipe::design_strided(job.len, self.precision, job.io(), self.limits).ok()?;
         let rows = recipe.tuning.transforms_per_block as usize;
-        (rows >= SECTOR_ROWS && job.io().rows() / rows >= LONG_COLUMN_MIN_BLOCKS).then_some(recipe)
+        (rows >= SECTOR_ROWS && recipe.problem.batch / rows >= LONG_COLUMN_MIN_BLOCKS).then_some(recipe)
     }
 
     /// The split costs `job`'s axis is planned by: R2C's packed half-length axes their own

@@ -404,7 +404,7 @@ impl KernelWriter<'_> {
         let pairs = m / 2 + 1;
         let trips = pairs.div_ceil(threads);
         let trip_slots = threads + self.r.tuning.pad_shift.map_or(0, |s| threads >> s);
-        let base = if buffer == 0 { String::new() } else { format!("{}u + ", self.r.buffer_values()) };
+        let base = self.buffer_offset(buffer);
         let each_line = |slot: &dyn Fn(usize) -> String| (0..lines).map(|l| format!("{base}PAD({})", slot(l * (m + 1)))).collect::<Vec<_>>().join(", ");
         self.w.line(format!("const u32 slot0[{lines}] = {{{}}};   /* pair tid's value in each line */", each_line(&|at| format!("{at}u + tid"))));
         self.w.line(format!("const u32 mirror0[{lines}] = {{{}}};   /* its mirror m - tid (X[m] for pair 0) */", each_line(&|at| format!("{}u - tid", at + m))));

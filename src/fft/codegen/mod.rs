@@ -248,6 +248,15 @@ impl<'a> KernelWriter<'a> {
         }
     }
 
+    /// Where shared buffer `buffer` starts in `sh`, as a term of an index: "" for the first,
+    /// "Nu + " for the second (ping-pong), N the first's values.
+    fn buffer_offset(&self, buffer: usize) -> String {
+        match buffer {
+            0 => String::new(),
+            _ => format!("{}u + ", self.r.buffer_values()),
+        }
+    }
+
     /// Whether the block's rows lie interleaved value by value in shared memory (strided
     /// kernels but grids), not one after another.
     fn rows_interleaved(&self) -> bool {
@@ -272,15 +281,16 @@ impl<'a> KernelWriter<'a> {
         let rows = if interleaved { ", rows interleaved" } else { " in shared memory" };
         self.w.line(format!("#define SH(row, i) sh[{at}]  /* value i of one of the block's rows{rows} */"));
         if r.tuning.ping_pong {
-            self.w.line(format!("#define SH1(row, i) sh[{}u + {at}]  /* the same in the second buffer (ping-pong) */", r.buffer_values()));
+            self.w.line(format!("#define SH1(row, i) sh[{}{at}]  /* the same in the second buffer (ping-pong) */", self.buffer_offset(1)));
         }
         if let Some(s) = self.padded_rows() {
             // PAD(i + c) computed at each access costs the address arithmetic of a shift and
             // two adds; with c's padding a literal, the compiler folds it into the instruction.
-            let at = format!("(row) * {}u + PAD(i) + (c) + ((c) >> {s})", r.row_stride());
+            // (Padded rows are never interleaved: `at` is SH's row expression.)
+            let at = format!("{at} + (c) + ((c) >> {s})");
             self.w.line(format!("#define SH_AT(row, i, c) sh[{at}]  /* value i + c, c a literal that does not carry into i's padding */"));
             if r.tuning.ping_pong {
-                self.w.line(format!("#define SH1_AT(row, i, c) sh[{}u + {at}]  /* the same in the second buffer */", r.buffer_values()));
+                self.w.line(format!("#define SH1_AT(row, i, c) sh[{}{at}]  /* the same in the second buffer */", self.buffer_offset(1)));
             }
         }
         self.helpers(r.tuning.twiddles == TwiddleSource::Computed, &r.core.codelet_radices(), r.tuning.codelet_split, r.tuning.rader_codelets);
