@@ -619,7 +619,7 @@ pub struct DeviceLimits {
     /// Thread-block clusters, whose blocks read each other's shared memory (cluster.rs).
     pub clusters: ClusterLimits,
     /// The bank-conflict model shared-memory layouts are chosen by: [`BankModel::WholeWarp`],
-    /// but for the f32 rows `lane_groups.rs` lists.
+    /// but for the rows `lane_groups.rs` lists.
     pub bank_model: BankModel,
 }
 
@@ -814,8 +814,8 @@ impl FftRecipe {
     /// passes of N-d and multi-pass plans (the CLI's transforms among them), with the same
     /// wisdom as 1D plans.
     ///
-    /// The f32 rows that `lane_groups.rs` lists (no wisdom, and fewer wavefronts by the
-    /// lane-group bank model) are designed under that model instead.
+    /// The rows that `lane_groups.rs` lists (no wisdom, fewer wavefronts by the lane-group bank
+    /// model, not measured slower) are designed under that model instead.
     pub fn design_row(problem: FftProblem, limits: DeviceLimits) -> Result<Self> {
         if super::lane_groups::listed(&problem, limits) {
             return Self::design_row_by_heuristic(problem, super::lane_groups::lane_groups(limits));
@@ -1814,7 +1814,7 @@ mod tests {
     }
 
     #[test]
-    fn f32_rows_without_wisdom_take_the_layout_of_the_lane_group_model() {
+    fn rows_without_wisdom_take_the_layout_of_the_lane_group_model() {
         // 815 = 5 x 163 (Rader) has no wisdom: padded every 32 under the whole-warp model,
         // unpadded under lane groups, which count 369 wavefronts for the first and 313 for the
         // second (1.13x faster on an H200, seventy-sixth session); the heuristic's pick stays
@@ -1823,14 +1823,21 @@ mod tests {
         let c2c = FftProblem::c2c(815, 100);
         assert_eq!(heuristic(c2c), "fft_c2c_f32_n815_rader163_r9x9x2_o5_t163x1_p5r0_d_pp");
         assert_eq!(planned(c2c), "fft_c2c_f32_n815_rader163_r9x9x2_o5_t163x1_p0r0_d_pp");
-        // f64, odd real lengths and rows past one launch were not timed so: the heuristic's
+        // f64 rows too (seventy-seventh session): C2C 848 takes lanes across DFTs (1.45x),
+        // R2C 228 a padding (1.75x).
+        let r2c = |len| FftProblem { kind: FftKind::R2C, ..FftProblem::c2c(len, 100) };
+        assert_eq!(heuristic(FftProblem::c2c(848, 100).f64()), "fft_c2c_f64_n848_rader53_r13x4_o16_t64x1_p0r0_m3_d_pp");
+        assert_eq!(planned(FftProblem::c2c(848, 100).f64()), "fft_c2c_f64_n848_rader53_r13x4_o16_t64x1_p0r0_m3_d_pp_across");
+        assert_eq!(heuristic(r2c(228).f64()), "fft_r2c_f64_n228_half_r19x6_t6x11_p0r0");
+        assert_eq!(planned(r2c(228).f64()), "fft_r2c_f64_n228_half_r19x6_t6x11_p5r1");
+        // Rows the rule's A/Bs did not time (real f64 past 1024 points, rows past one launch)
+        // and rows whose lane-group layout measured slower (C2C 326, 0.86x): the heuristic's
         // pick, or its wisdom.
         let whole_warp = |p| {
             let pick = FftRecipe::design_row_by_heuristic(p, H200).unwrap();
             pick.wisdom_variant(H200).map_or(pick, |(_, faster)| faster)
         };
-        let r2c = |len| FftProblem { kind: FftKind::R2C, ..FftProblem::c2c(len, 100) };
-        for p in [c2c.precision(Precision::F64), r2c(815), r2c(8192)] {
+        for p in [r2c(1033).f64(), r2c(8192), FftProblem::c2c(326, 100)] {
             assert_eq!(FftRecipe::design_row(p, H200).unwrap(), whole_warp(p), "{p:?}");
         }
         // R2C 36: the lane groups count both layouts alike (66 wavefronts) and pick the
