@@ -223,8 +223,10 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         values.extend(twiddles(recipe.real_len(), recipe.real_len() / 2 + 1));
     }
     if let Core::Bluestein { factor, conv_len, .. } = recipe.core {
-        values.extend(chirp(factor));
-        values.extend(bluestein_filter_spectrum(factor, conv_len));
+        let c = chirp(factor);
+        let spectrum = bluestein_filter_spectrum(&c, conv_len);
+        values.extend(c);
+        values.extend(spectrum);
     }
     if let Core::Rader { len, prime, ref inner, .. } = recipe.core {
         let precision = recipe.problem.precision;
@@ -243,7 +245,7 @@ fn table_values(recipe: &FftRecipe) -> Vec<Complex<f64>> {
         values.extend(RootDigits::of(2 * c.len).tables());
     }
     if let Some(c) = recipe.io.as_ref().and_then(|io| io.filter_step()) {
-        values.extend(bluestein_filter_spectrum(c.len, c.conv_len));
+        values.extend(bluestein_filter_spectrum(&chirp(c.len), c.conv_len));
     }
     if let Some(p) = recipe.io.as_ref().and_then(|io| io.packed()) {
         values.extend(RootDigits::of(p.len).tables());

@@ -1598,6 +1598,8 @@ impl FftRecipe {
         // Rows of 32 threads or more hold the whole first warp, which the model scores: row
         // padding cannot change its cost, and the least padding wins ties anyway.
         let row_pads = if self.tuning.threads_per_transform >= 32 { 0..1 } else { 0..4 };
+        // The accesses do not depend on the padding: found once, scored under each.
+        let accesses = self.first_warp_accesses(&self.stages());
         for pad_shift in [None, Some(5), Some(4), Some(3), Some(2)] {
             for row_pad in row_pads.clone() {
                 let mut r = self.clone();
@@ -1606,7 +1608,7 @@ impl FftRecipe {
                 if r.shared_bytes() > limits.shared_bytes.max(self.shared_bytes()) {
                     continue;
                 }
-                let cost = r.plain_shared_wavefronts(limits.bank_model);
+                let cost = r.wavefronts_of(&accesses, limits.bank_model);
                 if best.as_ref().is_none_or(|(c, v, _)| (cost, r.shared_values()) < (*c, *v)) {
                     best = Some((cost, r.shared_values(), r));
                 }
@@ -1625,19 +1627,35 @@ impl FftRecipe {
 
     /// [`FftRecipe::plain_shared_wavefronts`] over `stages` (this recipe's [`FftRecipe::stages`]).
     fn plain_wavefronts_of(&self, stages: &[Stage], model: BankModel) -> u64 {
+        self.wavefronts_of(&self.first_warp_accesses(stages), model)
+    }
+
+    /// The wavefronts of `accesses` (this recipe's [`FftRecipe::first_warp_accesses`], of any
+    /// padding) laid out with this recipe's padding, each access served as `model` says.
+    fn wavefronts_of(&self, accesses: &WarpAccesses, model: BankModel) -> u64 {
+        let stride = self.row_stride();
+        let mut addrs = [0usize; 32];
+        let mut total = 0;
+        for (lanes, times, distinct) in accesses.iter() {
+            for (a, &(row, i)) in addrs.iter_mut().zip(lanes) {
+                *a = row as usize * stride + pad(self.tuning.pad_shift, i as usize);
+            }
+            let group = if distinct { distinct_group_wavefronts } else { group_wavefronts };
+            total += times * warp_wavefronts_by(&addrs[..lanes.len()], self.problem.precision, model, group);
+        }
+        total
+    }
+
+    /// The first warp's shared-memory accesses in the load, every Stockham pass of `stages`
+    /// and the store, as (row, value of the row) a lane before any padding: what the bank
+    /// model scores.
+    fn first_warp_accesses(&self, stages: &[Stage]) -> WarpAccesses {
         let w = self.tuning.threads_per_transform as usize;
         let threads = (self.threads_per_block() as usize).min(32);
-        let stride = self.row_stride();
-        let at = |row: usize, i: usize| row * stride + pad(self.tuning.pad_shift, i);
-        let cost = |addrs: &[usize]| warp_wavefronts(addrs, self.problem.precision, model);
-        let mut total = 0;
+        let mut accesses = WarpAccesses::default();
         // Load and store: flat loops over the block's rows.
         let len = self.core.region();
-        let mut flat = [0usize; 32];
-        for (e, a) in flat.iter_mut().enumerate().take(threads) {
-            *a = at(e / len, e % len);
-        }
-        total += 2 * cost(&flat[..threads]);
+        accesses.push((0..threads).map(|e| (e / len, e % len)), 2);
         // Each pass of each stage: butterfly j of sub-row u loads value j + i*L/R and stores
         // value (j - k)R + k + i*ns of the sub-row.
         let fused = self.fuses_convolution();
@@ -1648,26 +1666,29 @@ impl FftRecipe {
                 let last = pass + 1 == stage.radices.len();
                 // The convolution's fused pass neither stores nor loads in the middle.
                 let (skip_stores, skip_loads) = (fused && s == 0 && last, fused && s == 1 && pass == 0);
-                for i in 0..radix {
-                    let (mut loads, mut stores, mut live) = ([0usize; 32], [0usize; 32], 0);
-                    for tid in (0..threads).filter(|&tid| tid % w < per_row * stage.subrows) {
+                let live: Vec<(usize, usize, usize)> = (0..threads)
+                    .filter(|&tid| tid % w < per_row * stage.subrows)
+                    .map(|tid| {
                         let (base, j) = stage.butterfly(tid % w, per_row);
-                        let value = |v: usize| at(tid / w, base + v * stage.step);
-                        let (load, store) = stockham_values(j, i, radix, ns, per_row);
-                        (loads[live], stores[live]) = (value(load), value(store));
-                        live += 1;
-                    }
+                        (tid / w, base, j)
+                    })
+                    .collect();
+                for i in 0..radix {
+                    let value = |&(row, base, j): &(usize, usize, usize), load: bool| {
+                        let (l, st) = stockham_values(j, i, radix, ns, per_row);
+                        (row, base + (if load { l } else { st }) * stage.step)
+                    };
                     if !skip_loads {
-                        total += cost(&loads[..live]);
+                        accesses.push(live.iter().map(|t| value(t, true)), 1);
                     }
                     if !skip_stores {
-                        total += cost(&stores[..live]);
+                        accesses.push(live.iter().map(|t| value(t, false)), 1);
                     }
                 }
                 ns *= radix;
             }
         }
-        total
+        accesses
     }
 
     /// [`FftRecipe::plain_shared_wavefronts`] with Rader's permuted accesses counted as they
@@ -1732,6 +1753,33 @@ impl FftRecipe {
     }
 }
 
+/// One warp's shared-memory accesses, each as the (row, value of the row) its live lanes
+/// touch before any padding, with how many times it happens (the load and store of a block's
+/// rows use one pattern) and whether its lanes touch distinct values (padding keeps them
+/// distinct, so [`distinct_group_wavefronts`] counts them under any).
+#[derive(Default)]
+struct WarpAccesses {
+    lanes: Vec<(u32, u32)>,
+    /// Where each access's lanes end in `lanes`, its count and whether they are distinct.
+    ends: Vec<(usize, u64, bool)>,
+}
+
+impl WarpAccesses {
+    fn push(&mut self, lanes: impl Iterator<Item = (usize, usize)>, times: u64) {
+        let start = self.lanes.len();
+        self.lanes.extend(lanes.map(|(row, i)| (row as u32, i as u32)));
+        let mut sorted = self.lanes[start..].to_vec();
+        sorted.sort_unstable();
+        let distinct = sorted.windows(2).all(|w| w[0] != w[1]);
+        self.ends.push((self.lanes.len(), times, distinct));
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&[(u32, u32)], u64, bool)> {
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|&(end, ..)| end));
+        starts.zip(&self.ends).map(|(start, &(end, times, distinct))| (&self.lanes[start..end], times, distinct))
+    }
+}
+
 /// The values butterfly j reads and writes as its value i in a radix-`radix` Stockham pass of
 /// `per_row` butterflies a sub-row, after `ns` points were combined: j + i per_row, and
 /// (j - j mod ns) radix + j mod ns + i ns.
@@ -1745,33 +1793,46 @@ fn stockham_values(j: usize, i: usize, radix: usize, ns: usize, per_row: usize) 
 /// way, and heap vectors here took most of its time (5 ms of a 7 ms Bluestein plan on a 2-core
 /// host).
 fn warp_wavefronts(addrs: &[usize], precision: Precision, model: BankModel) -> u64 {
+    warp_wavefronts_by(addrs, precision, model, group_wavefronts)
+}
+
+/// [`warp_wavefronts`] with each group of lanes counted by `group`.
+fn warp_wavefronts_by(addrs: &[usize], precision: Precision, model: BankModel, group: fn(&[usize], usize) -> u64) -> u64 {
     let words = (complex_bytes(precision) / 4) as usize;
     match model {
-        BankModel::WholeWarp => group_wavefronts(addrs, words),
-        BankModel::LaneGroups => addrs.chunks(32 / words).map(|group| group_wavefronts(group, words)).sum(),
+        BankModel::WholeWarp => group(addrs, words),
+        BankModel::LaneGroups => addrs.chunks(32 / words).map(|lanes| group(lanes, words)).sum(),
     }
 }
 
 /// Wavefronts of one access by lanes served together: the most distinct 4-byte words any one
-/// of the 32 banks must serve.
+/// of the 32 banks must serve. Value `a` covers words `a * words + k` (k < `words`, a power of
+/// two up to 4), in banks `(a mod 32 / words) * words + k`: every bank of the slot `a mod 32 /
+/// words` serves one word of each distinct value there, so the answer is the most distinct
+/// values any one slot holds (a value several lanes touch is served once, a broadcast).
 fn group_wavefronts(addrs: &[usize], words: usize) -> u64 {
-    let mut touched = [0usize; 32 * 4];
-    let mut n = 0;
+    let mut sorted = [0usize; 32];
+    let sorted = &mut sorted[..addrs.len()];
+    sorted.copy_from_slice(addrs);
+    sorted.sort_unstable();
+    let mut per_slot = [0u64; 32];
+    for (i, &a) in sorted.iter().enumerate() {
+        if i == 0 || sorted[i - 1] != a {
+            per_slot[a & (32 / words - 1)] += 1;
+        }
+    }
+    per_slot.into_iter().max().unwrap_or(0)
+}
+
+/// [`group_wavefronts`] of lanes that touch distinct values, as every Stockham pass's do: the
+/// most lanes any one slot holds. Sorting for repeats took most of the planner's time (1.3 ms
+/// of a 360-point design on a 2-core host), and these accesses are scored under every padding.
+fn distinct_group_wavefronts(addrs: &[usize], words: usize) -> u64 {
+    let mut per_slot = [0u8; 32];
     for &a in addrs {
-        for k in 0..words {
-            touched[n] = a * words + k;
-            n += 1;
-        }
+        per_slot[a & (32 / words - 1)] += 1;
     }
-    let touched = &mut touched[..n];
-    touched.sort_unstable();
-    let mut per_bank = [0u64; 32];
-    for (i, &word) in touched.iter().enumerate() {
-        if i == 0 || touched[i - 1] != word {
-            per_bank[word % 32] += 1;
-        }
-    }
-    per_bank.into_iter().max().unwrap_or(0)
+    per_slot.into_iter().max().unwrap_or(0).into()
 }
 
 /// Registers a thread wants for a radix-`radix` codelet, roughly: its values and as many
@@ -1811,6 +1872,36 @@ mod tests {
         let consecutive: Vec<usize> = (0..32).collect();
         assert_eq!(warp_wavefronts(&consecutive, Precision::F64, BankModel::LaneGroups), 4);
         assert_eq!(warp_wavefronts(&consecutive, Precision::F64, BankModel::WholeWarp), 4);
+    }
+
+    #[test]
+    fn bank_slots_count_what_every_word_on_its_bank_counts() {
+        // The definition, word by word: each bank serves each distinct 4-byte word once.
+        let by_words = |addrs: &[usize], words: usize| {
+            let mut per_bank = vec![std::collections::HashSet::new(); 32];
+            for &a in addrs {
+                for k in 0..words {
+                    per_bank[(a * words + k) % 32].insert(a * words + k);
+                }
+            }
+            per_bank.iter().map(|b| b.len() as u64).max().unwrap()
+        };
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for case in 0..4000 {
+            let lanes = 1 + next(32);
+            // Narrow spans repeat values (broadcasts); wide ones spread them.
+            let span = [8, 40, 300, 5000][case % 4];
+            let addrs: Vec<usize> = (0..lanes).map(|_| next(span)).collect();
+            for words in [1, 2, 4] {
+                assert_eq!(group_wavefronts(&addrs, words), by_words(&addrs, words), "{addrs:?}, {words} words");
+            }
+        }
     }
 
     #[test]

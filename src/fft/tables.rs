@@ -11,13 +11,21 @@ type C64 = Complex<f64>;
 /// e^{-2 pi i num/den}, with the fraction reduced to the first octant in integer arithmetic
 /// first, so every value is within an ulp or so of the exact root of unity.
 pub fn unit_root(num: u64, den: u64) -> C64 {
-    let r = (num % den) as u128;
-    let d = den as u128;
     // theta = 2 pi r/den lies in octant o; g is the turn fraction past o/8 and h the fraction
-    // left to (o+1)/8, both exact integer ratios in [0, 1/8].
-    let o = (8 * r / d) as u32;
-    let g = (8 * r - o as u128 * d) as f64 / (8.0 * den as f64);
-    let h = ((o as u128 + 1) * d - 8 * r) as f64 / (8.0 * den as f64);
+    // left to (o+1)/8, both exact integer ratios in [0, 1/8]. In u64 where 16 den fits (every
+    // table a plan makes; u128's division and conversions took a tenth of a Bluestein plan's
+    // time), else u128: the same integers either way, so the same values.
+    let (o, g, h) = match den <= u64::MAX / 16 {
+        true => {
+            let (o, g, h) = octant_u64(num, den);
+            (o, g as f64, h as f64)
+        }
+        false => {
+            let (o, g, h) = octant_u128(num, den);
+            (o, g as f64, h as f64)
+        }
+    };
+    let (g, h) = (g / (8.0 * den as f64), h / (8.0 * den as f64));
     let cs = |f: f64| {
         let a = std::f64::consts::TAU * f;
         (a.cos(), a.sin())
@@ -55,6 +63,21 @@ pub fn unit_root(num: u64, den: u64) -> C64 {
     };
     // e^{-i theta} = cos theta - i sin theta
     C64::new(cos, -sin)
+}
+
+/// [`unit_root`]'s octant o of num/den turns and the numerators (over 8 den) of its distances
+/// to o/8 and (o+1)/8, in u64: den at most u64::MAX / 16.
+fn octant_u64(num: u64, den: u64) -> (u32, u64, u64) {
+    let r = num % den;
+    let o = 8 * r / den;
+    (o as u32, 8 * r - o * den, (o + 1) * den - 8 * r)
+}
+
+/// [`octant_u64`] for any den, in u128.
+fn octant_u128(num: u64, den: u64) -> (u32, u128, u128) {
+    let (r, d) = ((num % den) as u128, den as u128);
+    let o = 8 * r / d;
+    (o as u32, 8 * r - o * d, (o + 1) * d - 8 * r)
 }
 
 /// The most bits of m that one table of [`RootDigits`] is indexed by: tables of at most 1024
@@ -118,10 +141,11 @@ pub fn chirp(n: usize) -> Vec<C64> {
     (0..n as u64).map(|k| unit_root((k * k) % two_n, two_n)).collect()
 }
 
-/// The spectrum of Bluestein's filter `b[j] = conj(c[|j|])` for |j| < n, wrapped into length m,
-/// divided by m so that the kernel's inverse transform comes out scaled.
-pub fn bluestein_filter_spectrum(n: usize, m: usize) -> Vec<C64> {
-    let c = chirp(n);
+/// The spectrum of Bluestein's filter `b[j] = conj(c[|j|])` for |j| < n, `c` the [`chirp`] of
+/// n points, wrapped into length m, divided by m so that the kernel's inverse transform comes
+/// out scaled.
+pub fn bluestein_filter_spectrum(c: &[C64], m: usize) -> Vec<C64> {
+    let n = c.len();
     let mut b = vec![C64::new(0.0, 0.0); m];
     for j in 0..n {
         b[j] = c[j].conj();
@@ -301,6 +325,21 @@ mod tests {
                 }
                 assert!((root - unit_root(m as u64, n as u64)).norm() < 1e-15, "{m}/{n}: {root}");
             }
+        }
+    }
+
+    #[test]
+    fn unit_roots_reduce_alike_in_u64_and_u128() {
+        // The same integers, so the same values: unit_root takes u64 where den allows.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let den = 1 + (x >> (x % 64)) % (u64::MAX / 16);
+            let num = x.rotate_left(17);
+            let (o, g, h) = octant_u64(num, den);
+            assert_eq!(octant_u128(num, den), (o, g as u128, h as u128), "{num}/{den}");
         }
     }
 

@@ -7,7 +7,7 @@
 use super::strided::StepTwiddleGroups;
 use super::KernelWriter;
 use crate::fft::problem::FftKind;
-use crate::fft::recipe::{pad, Core, Stage, TwiddleSource};
+use crate::fft::recipe::{Core, Stage, TwiddleSource};
 
 /// Where a transform's first pass reads its values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -406,10 +406,11 @@ impl KernelWriter<'_> {
             }
             Source::HalfSpectrum => unreachable!("the half spectrum's pairs are read by mirror_pass"),
             Source::Shared | Source::Peer => {
+                let offsets = self.padded_offsets(p, |j| j);
                 for i in 0..radix {
                     let value = match p.source {
                         Source::Peer => format!("SH_PEER(s, {})", Self::value_index(stage, &format!("j + {}u", i * per_row))),
-                        _ => self.sh_plus(p, p.src, "j", |j| j, i * per_row),
+                        _ => self.sh_plus(p, p.src, "j", offsets, i * per_row),
                     };
                     self.w.line(format!("v[{}] = {value};", base + i));
                 }
@@ -484,6 +485,7 @@ impl KernelWriter<'_> {
             Finish::RaderScatter { indices, .. } => self.rader_indices("go", indices, "o", radix, "g^-k of value k = o + i ns"),
             _ => Vec::new(),
         };
+        let offsets = self.padded_offsets(p, |j| (j - j % ns) * radix + j % ns);
         for i in 0..radix {
             let v = format!("v[{}]", base + i);
             let at = format!("o + {}u", i * ns);
@@ -507,7 +509,7 @@ impl KernelWriter<'_> {
                 let to = match p.finish {
                     Finish::RaderScatter { .. } => Self::sh(p.dst, "s", &format!("{slot} + {}", scattered.get(i).expect("an index a value"))),
                     Finish::Chirp { len, lines: 2.., .. } => Self::sh(p.dst, "s", &format!("at * {len}u + {at}")),
-                    _ => self.sh_plus(p, p.dst, "o", |j| (j - j % ns) * radix + j % ns, i * ns),
+                    _ => self.sh_plus(p, p.dst, "o", offsets, i * ns),
                 };
                 let what = if matches!(p.finish, Finish::Chirp { lines: 2.., .. }) { format!("   /* value {at} of DFT `at` */") } else { String::new() };
                 self.w.line(format!("{to} = {value};{what}"));
@@ -609,28 +611,34 @@ impl KernelWriter<'_> {
     }
 
     /// Value `var` + `c` of butterfly j's (sub-)row in shared buffer `buffer`, `var` the
-    /// butterfly's j or o (`var_of(j)` its value) and `c` a literal. Padded as PAD(x) plus c's
-    /// own padding (SH_AT: the compiler folds the literal into the instruction and shares
-    /// PAD(x) between the butterfly's values) where that is exact for every butterfly of the
-    /// pass: x mod 2^s + c mod 2^s < 2^s, so that no carry reaches the padding bits; else as
-    /// PAD(x + c), computed at each access.
-    fn sh_plus(&self, p: &Pass, buffer: usize, var: &str, var_of: impl Fn(usize) -> usize, c: usize) -> String {
+    /// butterfly's j or o and `c` a literal. Padded as PAD(x) plus c's own padding (SH_AT: the
+    /// compiler folds the literal into the instruction and shares PAD(x) between the
+    /// butterfly's values) where `offsets` says that is exact for every butterfly of the pass;
+    /// else as PAD(x + c), computed at each access.
+    fn sh_plus(&self, p: &Pass, buffer: usize, var: &str, offsets: PaddedOffsets, c: usize) -> String {
         let stage = p.stage;
         let at = c * stage.step;
-        let splits = self.padded_rows().is_some_and(|s| {
-            let butterflies = stage.len / p.radix * stage.subrows;
-            let per_row = butterflies / stage.subrows;
-            let exact = |x: usize| pad(Some(s), x + at) == pad(Some(s), x) + at + (at >> s);
-            at.is_multiple_of(1 << s)
-                || (0..butterflies).all(|b| {
-                    let (first, j) = stage.butterfly(b, per_row);
-                    exact(first + var_of(j) * stage.step)
-                })
-        });
-        match splits {
+        match offsets.fold(at) {
             true => Self::sh_at(buffer, "s", &Self::value_index(stage, var), at),
             false => Self::sh(buffer, "s", &Self::value_index(stage, &format!("{var} + {c}u"))),
         }
+    }
+
+    /// Where the pass's butterflies' values `var_of(j)` fall within the padding period, for
+    /// [`PaddedOffsets::fold`]: found once a pass, not once a value (a Bluestein row of 8192
+    /// points checked every butterfly for each of its values, most of its source's time).
+    fn padded_offsets(&self, p: &Pass, var_of: impl Fn(usize) -> usize) -> PaddedOffsets {
+        let Some(shift) = self.padded_rows() else { return PaddedOffsets::Unpadded };
+        let stage = p.stage;
+        let butterflies = stage.len / p.radix * stage.subrows;
+        let per_row = butterflies / stage.subrows;
+        let largest = (0..butterflies)
+            .map(|b| {
+                let (first, j) = stage.butterfly(b, per_row);
+                (first + var_of(j) * stage.step) & ((1 << shift) - 1)
+            })
+            .max();
+        PaddedOffsets::Padded { shift, largest }
     }
 
     /// Opens butterfly t + q w of the pass: defines j (and for sub-rows, the sub-row u).
@@ -703,6 +711,32 @@ impl KernelWriter<'_> {
                 let f = self.lit.real(-2.0 / stage.len as f64);
                 let idx = format!("k * {m}u");
                 format!("MAKE_CPLX(COSPI({f} * (real)({idx})), SINPI({f} * (real)({idx})))")
+            }
+        }
+    }
+}
+
+/// Where a pass's butterflies' values x fall within the padding period of padded rows
+/// (`KernelWriter::padded_offsets`): what decides whether value x + c may be addressed as
+/// PAD(x) plus c's padding.
+#[derive(Clone, Copy)]
+enum PaddedOffsets {
+    /// Rows without padding inside them (or interleaved lines): PAD is the identity.
+    Unpadded,
+    /// One spare slot every 2^`shift` values; `largest` is the largest x mod 2^shift over the
+    /// pass's butterflies (None without butterflies).
+    Padded { shift: u32, largest: Option<usize> },
+}
+
+impl PaddedOffsets {
+    /// Whether PAD(x + at) = PAD(x) + at + (at >> shift) for every butterfly's x: no carry
+    /// from x mod 2^s + at mod 2^s reaches the padding bits.
+    fn fold(self, at: usize) -> bool {
+        match self {
+            PaddedOffsets::Unpadded => false,
+            PaddedOffsets::Padded { shift, largest } => {
+                let low = at & ((1 << shift) - 1);
+                low == 0 || largest.is_none_or(|x| x + low < 1 << shift)
             }
         }
     }
