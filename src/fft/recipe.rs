@@ -1809,7 +1809,8 @@ fn warp_wavefronts_by(addrs: &[usize], precision: Precision, model: BankModel, g
 /// of the 32 banks must serve. Value `a` covers words `a * words + k` (k < `words`, a power of
 /// two up to 4), in banks `(a mod 32 / words) * words + k`: every bank of the slot `a mod 32 /
 /// words` serves one word of each distinct value there, so the answer is the most distinct
-/// values any one slot holds (a value several lanes touch is served once, a broadcast).
+/// values any one slot holds (a value several lanes touch is served once, a broadcast). At
+/// most 32 lanes.
 fn group_wavefronts(addrs: &[usize], words: usize) -> u64 {
     let mut sorted = [0usize; 32];
     let sorted = &mut sorted[..addrs.len()];
