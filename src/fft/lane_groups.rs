@@ -8,7 +8,7 @@
 //! were timed ([`SCOPES`]: C2C, R2C and C2R f32 up to 4096 points, C2C f64 up to 4096, R2C and
 //! C2R f64 up to 1024) take the design the lane-group model lays out, if that model counts the
 //! pick at least 1.05 times its wavefronts and the new kernel did not run slower by 3% in both
-//! rounds of its A/B ([`takes_lane_groups`], [`MEASURED_SLOWER`]). Same-run A/Bs on an H200 over
+//! rounds of its A/B ([`takes_lane_groups`], `Scope::measured_slower`). Same-run A/Bs on an H200 over
 //! the lengths whose kernels change, two rounds, geometric means over every changed length
 //! (docs/BENCHMARKS.md): f32 even lengths C2C 326 lengths 1.023x, R2C 285 1.040x, C2R 257 1.039x
 //! (seventy-sixth session); f32 odd R2C 185 1.044x and C2R 189 1.049x, f64 C2C 1181 1.09x-1.10x,
@@ -36,65 +36,87 @@ use crate::error::Result;
 pub const LANE_GROUP_ROWS: &str = include_str!("wisdom/lane_groups.tsv");
 
 /// The rows the rule covers, as the table names them: kind, precision and the longest length
-/// whose kernels the rule changes a same-run A/B timed (every length up to it, odd and even).
+/// whose kernels the rule changes a same-run A/B timed (every length up to it, odd and even),
+/// and the lengths the A/B found slower.
 struct Scope {
     name: &'static str,
     kind: FftKind,
     precision: Precision,
     max_len: usize,
+    /// Rows the model lays out anew whose lane-group kernel ran slower than the heuristic's
+    /// pick by 3% or more in both rounds of the A/B that timed it: they keep the pick. The
+    /// A/Bs' CSVs are in docs/fft (seventy-sixth session: f32 even lengths,
+    /// ab-seventysixth-bank-lanes-h200.csv.gz, 41 of 868 rows, from C2C 326 at 0.86x to C2R
+    /// 3530 at 0.97x; seventy-seventh: f32 odd real lengths and f64,
+    /// ab-seventyseventh-bank-lanes-h200.csv.gz).
+    measured_slower: &'static [usize],
 }
 
 const SCOPES: [Scope; 6] = [
-    Scope { name: "c2c", kind: FftKind::C2C, precision: Precision::F32, max_len: MAX_SINGLE_LAUNCH_LEN },
-    Scope { name: "r2c", kind: FftKind::R2C, precision: Precision::F32, max_len: MAX_SINGLE_LAUNCH_LEN },
-    Scope { name: "c2r", kind: FftKind::C2R, precision: Precision::F32, max_len: MAX_SINGLE_LAUNCH_LEN },
-    Scope { name: "c2c-f64", kind: FftKind::C2C, precision: Precision::F64, max_len: MAX_SINGLE_LAUNCH_LEN },
-    Scope { name: "r2c-f64", kind: FftKind::R2C, precision: Precision::F64, max_len: 1024 },
-    Scope { name: "c2r-f64", kind: FftKind::C2R, precision: Precision::F64, max_len: 1024 },
+    Scope {
+        name: "c2c",
+        kind: FftKind::C2C,
+        precision: Precision::F32,
+        max_len: MAX_SINGLE_LAUNCH_LEN,
+        measured_slower: &[151, 258, 292, 326, 354, 582, 1082, 1158, 1354, 1822, 2164, 2258, 2302, 2402, 2404, 2524, 2598, 2602, 2708, 3031, 3997],
+    },
+    Scope {
+        name: "r2c",
+        kind: FftKind::R2C,
+        precision: Precision::F32,
+        max_len: MAX_SINGLE_LAUNCH_LEN,
+        measured_slower: &[
+            159, 161, 165, 267, 365, 404, 411, 489, 505, 600, 652, 707, 708, 843, 872, 905, 1010, 1164, 1356, 1371, 1810, 2316, 2317, 2359, 2705,
+            2708, 2742, 3031, 3987, 3997,
+        ],
+    },
+    Scope {
+        name: "c2r",
+        kind: FftKind::C2R,
+        precision: Precision::F32,
+        max_len: MAX_SINGLE_LAUNCH_LEN,
+        measured_slower: &[65, 73, 151, 161, 267, 302, 353, 365, 404, 411, 652, 708, 905, 1145, 1164, 2316, 2359, 2708, 3031, 3436, 3530],
+    },
+    Scope {
+        name: "c2c-f64",
+        kind: FftKind::C2C,
+        precision: Precision::F64,
+        max_len: MAX_SINGLE_LAUNCH_LEN,
+        measured_slower: &[
+            362, 394, 436, 445, 502, 591, 652, 772, 978, 1028, 1257, 1516, 1630, 1772, 1948, 1964, 2049, 2073, 2082, 2094, 2158, 2171, 2348, 2588,
+            2644, 2722, 2785, 2827, 2855, 2863, 2908, 2918, 2965, 2995, 3004, 3028, 3169, 3338, 3386, 3398, 3418, 3439, 3506, 3510, 3667, 3676,
+            3694, 3695, 3748, 3754, 3778, 3794, 3814, 3866, 3898, 3900, 3958, 3998, 4036, 4039, 4056,
+        ],
+    },
+    Scope {
+        name: "r2c-f64",
+        kind: FftKind::R2C,
+        precision: Precision::F64,
+        max_len: 1024,
+        measured_slower: &[53, 95, 106, 165, 190, 330, 445, 591, 724, 788, 890, 995],
+    },
+    Scope {
+        name: "c2r-f64",
+        kind: FftKind::C2R,
+        precision: Precision::F64,
+        max_len: 1024,
+        measured_slower: &[95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004],
+    },
 ];
 
-/// Whether `problem` is a row the lane-group layout was timed for: within its [`SCOPES`]
-/// entry's lengths.
-fn timed(problem: &FftProblem) -> bool {
-    scope(problem).is_some_and(|s| problem.len <= s.max_len)
-}
-
-/// Rows the model lays out anew whose lane-group kernel ran slower than the heuristic's pick
-/// by 3% or more in both rounds of the same-run A/B that timed it: they keep the pick. By
-/// [`SCOPES`] name; the A/Bs' CSVs are in docs/fft (seventy-sixth session: f32 even lengths,
-/// ab-seventysixth-bank-lanes-h200.csv.gz, 41 of 868 rows, from C2C 326 at 0.86x to C2R 3530
-/// at 0.97x; seventy-seventh: f32 odd real lengths and f64, ab-seventyseventh-bank-lanes-h200.csv.gz).
-const MEASURED_SLOWER: [(&str, &[usize]); 6] = [
-    ("c2c", &[151, 258, 292, 326, 354, 582, 1082, 1158, 1354, 1822, 2164, 2258, 2302, 2402, 2404, 2524, 2598, 2602, 2708, 3031, 3997]),
-    ("r2c", &[159, 161, 165, 267, 365, 404, 411, 489, 505, 600, 652, 707, 708, 843, 872, 905, 1010, 1164, 1356, 1371, 1810, 2316, 2317, 2359, 2705, 2708, 2742, 3031, 3987, 3997]),
-    ("c2r", &[65, 73, 151, 161, 267, 302, 353, 365, 404, 411, 652, 708, 905, 1145, 1164, 2316, 2359, 2708, 3031, 3436, 3530]),
-    ("c2c-f64", &[
-        362, 394, 436, 445, 502, 591, 652, 772, 978, 1028, 1257, 1516, 1630, 1772, 1948, 1964, 2049, 2073, 2082, 2094, 2158, 2171, 2348, 2588,
-        2644, 2722, 2785, 2827, 2855, 2863, 2908, 2918, 2965, 2995, 3004, 3028, 3169, 3338, 3386, 3398, 3418, 3439, 3506, 3510, 3667, 3676,
-        3694, 3695, 3748, 3754, 3778, 3794, 3814, 3866, 3898, 3900, 3958, 3998, 4036, 4039, 4056,
-    ]),
-    ("r2c-f64", &[53, 95, 106, 165, 190, 330, 445, 591, 724, 788, 890, 995]),
-    ("c2r-f64", &[95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004]),
-];
-
-/// The [`SCOPES`] entry `problem` falls in.
-fn scope(problem: &FftProblem) -> Option<&'static Scope> {
-    SCOPES.iter().find(|s| s.kind == problem.kind && s.precision == problem.precision)
-}
-
-/// Whether [`MEASURED_SLOWER`] lists `problem`'s row.
-fn measured_slower(problem: &FftProblem) -> bool {
-    let Some(scope) = scope(problem) else { return false };
-    MEASURED_SLOWER.iter().any(|(name, lens)| *name == scope.name && lens.contains(&problem.len))
+/// The [`SCOPES`] entry of `problem`'s kind and precision, if its length is one the
+/// lane-group layout was timed for.
+fn timed_scope(problem: &FftProblem) -> Option<&'static Scope> {
+    SCOPES.iter().find(|s| s.kind == problem.kind && s.precision == problem.precision && problem.len <= s.max_len)
 }
 
 /// The rule: a timed row whose heuristic pick has no wisdom and which the lane-group model
 /// lays out in at least 1.05 times fewer wavefronts than the pick (the margin lanes across
 /// asks, `with_least_conflicted_layout`), unless that layout measured slower
-/// ([`MEASURED_SLOWER`]). Where the model counts the two alike or within the margin, the
+/// (`Scope::measured_slower`). Where the model counts the two alike or within the margin, the
 /// lane-group layouts ran 0.98x-0.99x (R2C 36: 0.87 -> 0.84 of copy on a tie).
 pub fn takes_lane_groups(problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
-    if !timed(&problem) || measured_slower(&problem) {
+    if timed_scope(&problem).is_none_or(|s| s.measured_slower.contains(&problem.len)) {
         return Ok(false);
     }
     model_takes_lane_groups(problem, limits)
@@ -153,7 +175,7 @@ fn table() -> &'static HashSet<(&'static str, usize)> {
 /// Whether planning designs `problem`'s row by the lane-group model: a timed row the table
 /// lists, on limits that still use the whole-warp model.
 pub(crate) fn listed(problem: &FftProblem, limits: DeviceLimits) -> bool {
-    limits.bank_model == BankModel::WholeWarp && timed(problem) && scope(problem).is_some_and(|s| table().contains(&(s.name, problem.len)))
+    limits.bank_model == BankModel::WholeWarp && timed_scope(problem).is_some_and(|s| table().contains(&(s.name, problem.len)))
 }
 
 #[cfg(test)]
@@ -172,15 +194,15 @@ mod tests {
         assert!(table().len() > 800, "{} rows", table().len());
     }
 
-    /// Every row [`MEASURED_SLOWER`] lists is one the model alone would lay out anew, so the
-    /// list holds no entry that no longer does anything.
+    /// Every row a scope's `measured_slower` lists is one the model alone would lay out anew,
+    /// so the list holds no entry that no longer does anything.
     #[test]
     fn measured_slower_rows_are_rows_the_model_takes() {
-        for (name, lens) in MEASURED_SLOWER {
-            let scope = SCOPES.iter().find(|s| s.name == name).unwrap();
-            for &len in lens {
+        for scope in &SCOPES {
+            let name = scope.name;
+            for &len in scope.measured_slower {
                 let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
-                assert!(timed(&problem), "{name} {len}: outside the rule's scope");
+                assert!(timed_scope(&problem).is_some(), "{name} {len}: outside the rule's scope");
                 assert!(model_takes_lane_groups(problem, DeviceLimits::H200).unwrap(), "{name} {len}: the model keeps the pick");
                 assert!(!takes_lane_groups(problem, DeviceLimits::H200).unwrap(), "{name} {len}");
             }
