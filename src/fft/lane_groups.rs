@@ -5,15 +5,16 @@
 //! hardware serves 8-byte values a half-warp at a time, as Nsight Compute's counts of an H200
 //! showed (seventy-sixth session): 16-byte values (f64 complex) a quarter-warp at a time. Where
 //! the wisdom (wisdom.rs) has no entry for the heuristic's pick, the rows whose changed kernels
-//! were timed ([`SCOPES`]: C2C, R2C and C2R f32 up to 4096 points, C2C f64 up to 4096, R2C and
-//! C2R f64 up to 1024) take the design the lane-group model lays out, if that model counts the
-//! pick at least 1.05 times its wavefronts and the new kernel did not run slower by 3% in both
-//! rounds of its A/B ([`takes_lane_groups`], `Scope::measured_slower`). Same-run A/Bs on an H200 over
+//! were timed ([`SCOPES`]: C2C, R2C and C2R up to 4096 points, f32 and f64) take the design
+//! the lane-group model lays out, if that model counts the pick at least 1.05 times its
+//! wavefronts and the new kernel did not run slower by 3% in both rounds of its A/B
+//! ([`takes_lane_groups`], `Scope::measured_slower`). Same-run A/Bs on an H200 over
 //! the lengths whose kernels change, two rounds, geometric means over every changed length
 //! (docs/BENCHMARKS.md): f32 even lengths C2C 326 lengths 1.023x, R2C 285 1.040x, C2R 257 1.039x
 //! (seventy-sixth session); f32 odd R2C 185 1.044x and C2R 189 1.049x, f64 C2C 1181 1.09x-1.10x,
-//! R2C 312 1.132x and C2R 311 1.118x up to 1024 (seventy-seventh). Real f64 rows past 1024
-//! points were not timed and keep the whole-warp model, as do rows past one launch.
+//! R2C 312 1.132x and C2R 311 1.118x up to 1024 (seventy-seventh); f64 R2C 969 1.136x and C2R
+//! 984 1.132x from 1025 to 4096 (seventy-eighth). Rows past one launch were not timed and keep
+//! the whole-warp model.
 //!
 //! The rule designs each row twice, which doubled the planning time of such rows (up to 9 ms
 //! on a 2-core host, against plan creation's target of 5 ms). So its outcome is a table,
@@ -48,7 +49,8 @@ struct Scope {
     /// A/Bs' CSVs are in docs/fft (seventy-sixth session: f32 even lengths,
     /// ab-seventysixth-bank-lanes-h200.csv.gz, 41 of 868 rows, from C2C 326 at 0.86x to C2R
     /// 3530 at 0.97x; seventy-seventh: f32 odd real lengths and f64,
-    /// ab-seventyseventh-bank-lanes-h200.csv.gz).
+    /// ab-seventyseventh-bank-lanes-h200.csv.gz; seventy-eighth: R2C and C2R f64 from 1025 to
+    /// 4096, ab-seventyeighth-real-f64-lanes-h200.csv.gz).
     measured_slower: &'static [usize],
 }
 
@@ -92,15 +94,22 @@ const SCOPES: [Scope; 6] = [
         name: "r2c-f64",
         kind: FftKind::R2C,
         precision: Precision::F64,
-        max_len: 1024,
-        measured_slower: &[53, 95, 106, 165, 190, 330, 445, 591, 724, 788, 890, 995],
+        max_len: MAX_SINGLE_LAUNCH_LEN,
+        measured_slower: &[
+            53, 95, 106, 165, 190, 330, 445, 591, 724, 788, 890, 995, 1085, 1178, 1257, 1304, 1371, 1565, 2045, 2049, 2073, 2258, 2285, 2316,
+            2827, 2855, 2863, 2933, 2965, 2995, 3025, 3130, 3199, 3227, 3260, 3544, 3629, 3667, 3896, 3928, 3997, 4004,
+        ],
     },
     Scope {
         name: "c2r-f64",
         kind: FftKind::C2R,
         precision: Precision::F64,
-        max_len: 1024,
-        measured_slower: &[95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004],
+        max_len: MAX_SINGLE_LAUNCH_LEN,
+        measured_slower: &[
+            95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004, 1068, 1096, 1181, 1304, 1565, 1812, 1865,
+            2062, 2149, 2191, 2458, 2524, 2554, 2933, 3025, 3032, 3092, 3169, 3227, 3260, 3544, 3629, 3653, 3667, 3707, 3730, 3787, 3896, 3898,
+            3928, 3932, 4077,
+        ],
     },
 ];
 

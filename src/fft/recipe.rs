@@ -1922,14 +1922,19 @@ mod tests {
         assert_eq!(planned(FftProblem::c2c(848, 100).f64()), "fft_c2c_f64_n848_rader53_r13x4_o16_t64x1_p0r0_m3_d_pp_across");
         assert_eq!(heuristic(r2c(228).f64()), "fft_r2c_f64_n228_half_r19x6_t6x11_p0r0");
         assert_eq!(planned(r2c(228).f64()), "fft_r2c_f64_n228_half_r19x6_t6x11_p5r1");
-        // Rows the rule's A/Bs did not time (real f64 past 1024 points, rows past one launch)
-        // and rows whose lane-group layout measured slower (C2C 326, 0.86x): the heuristic's
-        // pick, or its wisdom.
+        // Real f64 rows past 1024 points (seventy-eighth session): C2R 3091 takes lanes across
+        // Rader's DFTs, unpadded (2.17x).
+        let c2r = |len| FftProblem { kind: FftKind::C2R, ..FftProblem::c2c(len, 100) };
+        assert_eq!(heuristic(c2r(3091).f64()), "fft_c2r_f64_n3091_rader281_r10x7x4_o11_t154x1_p2r0_m3_d_pp");
+        assert_eq!(planned(c2r(3091).f64()), "fft_c2r_f64_n3091_rader281_r10x7x4_o11_t154x1_p0r0_m3_d_pp_across");
+        // Rows the rule's A/Bs did not time (rows past one launch) and rows whose lane-group
+        // layout measured slower (C2C 326, 0.86x; R2C f64 3667, 0.77x): the heuristic's pick,
+        // or its wisdom.
         let whole_warp = |p| {
             let pick = FftRecipe::design_row_by_heuristic(p, H200).unwrap();
             pick.wisdom_variant(H200).map_or(pick, |(_, faster)| faster)
         };
-        for p in [r2c(1033).f64(), r2c(8192), FftProblem::c2c(326, 100)] {
+        for p in [r2c(3667).f64(), r2c(8192), FftProblem::c2c(326, 100)] {
             assert_eq!(FftRecipe::design_row(p, H200).unwrap(), whole_warp(p), "{p:?}");
         }
         // R2C 36: the lane groups count both layouts alike (66 wavefronts) and pick the
