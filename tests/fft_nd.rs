@@ -1150,3 +1150,25 @@ fn real_round_trips_where_the_reference_is_too_slow() {
         }
     }
 }
+
+/// Real grids whose halved axis's lines are separated (R2C) or rebuilt (C2R) in the second
+/// shared buffer: ping-pong after an odd number of passes (R2C's [2, 1024] grids: the last
+/// axis's 16 x 16 x 2 before the separation; C2R's: the first axis's 2 before the rebuild).
+/// The H200's pick, 64 threads, walks each line's pairs by line (`grid_pair_loop_by_line`),
+/// whose slots then start past the first buffer.
+#[test]
+fn real_grids_ping_pong() {
+    for device in common::devices() {
+        for p in [FftNdProblem::r2c(&[2, 256, 1024], &[0, 1, 2]), FftNdProblem::c2r(&[2, 256, 1024], &[0, 1, 2])] {
+            let mut recipe = FftNdRecipe::design(p.clone(), coalesce::fft::DeviceLimits::H200).unwrap();
+            let grid = &mut recipe.passes.iter_mut().find(|pass| pass.recipe.kernel_name().contains("realgrid")).expect("a real grid").recipe;
+            grid.tuning.ping_pong = true;
+            let body = coalesce::fft::FftPlan::source(grid).body;
+            let by_line = body.lines().find(|l| l.contains("const u32 slot0[")).unwrap_or_else(|| panic!("{p:?}: no by-line pair loop"));
+            assert!(by_line.contains("u + PAD("), "{p:?}: the pairs' slots still in the first buffer: {by_line}");
+            if let Some(plan) = unless_too_big(&device, &p, FftNdPlan::from_recipe(&device, recipe)) {
+                check_real_plan::<f32>(&device, &plan);
+            }
+        }
+    }
+}
