@@ -485,7 +485,8 @@ impl KernelWriter<'_> {
             Finish::RaderScatter { indices, .. } => self.rader_indices("go", indices, "o", radix, "g^-k of value k = o + i ns"),
             _ => Vec::new(),
         };
-        // (Writes to global memory ask no padded offsets.)
+        // Only writes to shared memory ask `offsets` (sh_plus); a pass that writes global
+        // memory skips the loop over its butterflies that finds them.
         let offsets = if writes_global { PaddedOffsets::Unpadded } else { self.padded_offsets(p, |j| (j - j % ns) * radix + j % ns) };
         for i in 0..radix {
             let v = format!("v[{}]", base + i);
