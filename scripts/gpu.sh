@@ -88,11 +88,16 @@ for line in sys.stdin:
         [ -f "$lib" ] && cp -L "$lib" "$STAGE/lib/libOpenCL.so.1" && break
     done
     cp scripts/gpu.sh scripts/gpu_ab.sh "$STAGE/"
+    cp scripts/gpu_call.sh "$STAGE/call.sh"
     strip "$STAGE/coalesce" "$STAGE/fft_recipes" "$STAGE"/tests/* 2>/dev/null || true
+    # Packed: the device tool carries 64 MiB at most, and the stripped test binaries come near
+    # it (`run` unpacks them).
+    (cd "$STAGE" && tar cJf tests.tar.xz tests && rm -rf tests)
     du -sh "$STAGE"
     echo
     echo "Run on the GPU machine (device tool), carrying $STAGE:"
     echo "  bash $STAGE/gpu.sh run"
+    echo "or, from a call's command: source $STAGE/call.sh; suite_and_sanitizer (scripts/gpu_call.sh)"
 }
 
 # Folder of a CUDA library (nvrtc, cufft) on the GPU image: the toolkit's, or a Python wheel's.
@@ -167,6 +172,7 @@ run() {
     local steps="${*:-info tests sanitizer bench sweep}"
     OUT=${OUT:-/tmp/coalesce-out}
     mkdir -p "$OUT"
+    [ -d "$STAGE/tests" ] || [ ! -f "$STAGE/tests.tar.xz" ] || tar xJf "$STAGE/tests.tar.xz" -C "$STAGE"
     export LD_LIBRARY_PATH="$(find_cuda_lib_dir nvrtc):$(find_cuda_lib_dir cufft):${LD_LIBRARY_PATH:-}"
     export COALESCE_CACHE=/tmp/coalesce-kernel-cache
     # OpenCL through the carried loader; the NVIDIA ICD if the driver ships libnvidia-opencl.
