@@ -145,6 +145,10 @@ fn problem_of_kernel(kernel: &str) -> Option<FftProblem> {
 /// One CSV row of the variants suite: (pick's kernel, variant, its kernel, vs heuristic).
 type VariantRow = (String, String, String, f64);
 
+/// The variants suite's row of each length's pick timed before its variants (the row
+/// "heuristic" is the pick timed after them); no variant, so no candidate for the table.
+pub const PICK_TIMED_FIRST: &str = "heuristic first";
+
 /// The rows of one variants CSV (`n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT`), each
 /// variant beside its length's pick.
 fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
@@ -157,10 +161,12 @@ fn variant_rows(csv: &str, name: &str) -> Result<Vec<VariantRow>> {
     if rows.iter().any(|r| r.len() != header.len()) {
         return Err(bad("a row with a different number of fields than the header"));
     }
-    // Each length's pick ("heuristic"), which every variant of that length is measured against.
+    // Each length's pick ("heuristic"), which every variant of that length is measured against
+    // (since the seventy-eighth session, over the faster of its two timings: the row
+    // PICK_TIMED_FIRST holds the other).
     let picks: HashMap<&str, &str> = rows.iter().filter(|r| r[variant] == "heuristic").map(|r| (r[n], r[kernel])).collect();
     rows.iter()
-        .filter(|r| r[variant] != "heuristic")
+        .filter(|r| r[variant] != "heuristic" && r[variant] != PICK_TIMED_FIRST)
         .map(|r| {
             let pick = picks.get(r[n]).ok_or_else(|| bad(&format!("length {} has no heuristic row", r[n])))?;
             let g = r[gain].parse().map_err(|_| bad(&format!("'{}' is not a number", r[gain])))?;
@@ -352,6 +358,16 @@ mod tests {
             "src/fft/wisdom/hopper.tsv is stale (a pick or variant changed): regenerate it with `cargo run --release --example fft_wisdom -- {}`",
             sources.join(" ")
         );
+    }
+
+    /// The pick's timing before its variants (PICK_TIMED_FIRST) is no variant: however fast it
+    /// ran against the pick's timing after them, it is no candidate for the table.
+    #[test]
+    fn the_picks_first_timing_is_no_candidate() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(3380, 1 << 16), L::H200).unwrap().kernel_name();
+        let csv = format!("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n3380,{PICK_TIMED_FIRST},{pick},1,0.9,1.000,1\n3380,heuristic,{pick},1,0.75,0.833,1\n");
+        assert_eq!(variant_rows(&csv, "a.csv").unwrap(), Vec::new());
+        assert_eq!(wisdom_from_variant_tables(&[("a.csv", &csv), ("b.csv", &csv)], L::H200).unwrap().lines().filter(|l| !l.starts_with('#')).count(), 0);
     }
 
     #[test]
