@@ -215,9 +215,8 @@ where
     };
     let mut per_size: BTreeMap<usize, SizeTimings> = BTreeMap::new();
     for (&(n, what), plan) in labels.iter().zip(plans) {
-        if !per_size.contains_key(&n) {
-            let pick_first = time(buffers, picks[&n])?;
-            per_size.insert(n, SizeTimings { pick_first, ..SizeTimings::default() });
+        if let std::collections::btree_map::Entry::Vacant(first) = per_size.entry(n) {
+            first.insert(SizeTimings { pick_first: time(buffers, picks[&n])?, ..SizeTimings::default() });
         }
         let (ms, frac) = time(buffers, plan)?;
         let entry = per_size.get_mut(&n).expect("inserted above");
