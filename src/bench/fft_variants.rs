@@ -10,9 +10,9 @@
 //! of the two. A gain over the pick timed last alone was also a gain over whatever slowed the
 //! device while the list ran: in the seventy-eighth session's C2R 3822 list the H200 slowed
 //! from its middle on, and the pick, timed last, ran 0.645 of copy against 0.815 in a run
-//! without that drift, so that every variant timed after the slowdown lost little while the
-//! pick lost 21%. Against the faster timing a gain is credited only where the variant beat the
-//! pick at its best; the summary names the sizes whose two timings differ by 3% or more.
+//! without that drift, so that every variant timed before the slowdown gained ~1.27x over it.
+//! Against the faster timing a gain is credited only where the variant beat the pick at its
+//! best; the summary names the sizes whose two timings differ by 3% or more.
 
 use std::collections::BTreeMap;
 
@@ -232,7 +232,7 @@ where
 }
 
 fn summarize(copy_gbps: f64, gains: &BTreeMap<String, Vec<(usize, f64)>>, best: &[(usize, f64, Option<f64>)]) -> Vec<String> {
-    let mut out = vec![format!("device copy: {copy_gbps:.0} GB/s; 'vs heuristic' > 1: the variant is faster than the pick")];
+    let mut out = vec![format!("device copy: {copy_gbps:.0} GB/s; 'vs heuristic' > 1: the variant is faster than the pick (the faster of its two timings)")];
     for (what, v) in gains {
         let wins: Vec<String> = v.iter().filter(|g| g.1 > 1.03).map(|g| format!("{} ({:.2})", g.0, g.1)).collect();
         out.push(format!(
