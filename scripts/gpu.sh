@@ -5,6 +5,7 @@
 #   scripts/gpu.sh stage      (here) build the release CLI and test binaries into .gpu/ (ignored)
 #                             and print the command to run on the GPU machine
 #   scripts/gpu.sh run [...]  (there, from the repo root) run what .gpu/ holds; writes logs to $OUT
+#   scripts/gpu.sh libpath    (there) the folders of NVRTC and cuFFT, for LD_LIBRARY_PATH
 #
 # `run` steps, all by default, or name some: info tests sanitizer bench sweep
 #   info       nvidia-smi and `coalesce info`
@@ -361,5 +362,7 @@ run() {
 case "${1:-}" in
 stage) stage ;;
 run) shift; run "$@" ;;
-*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft ab permute accuracy profile survey registers]"; exit 2 ;;
+# The folders of NVRTC and cuFFT, for LD_LIBRARY_PATH (gpu_call.sh's).
+libpath) echo "$(find_cuda_lib_dir nvrtc):$(find_cuda_lib_dir cufft)" ;;
+*) echo "usage: scripts/gpu.sh stage | run [info tests sanitizer bench sweep fft ab permute accuracy profile survey registers] | libpath"; exit 2 ;;
 esac

@@ -15,14 +15,7 @@
 CALL_T0=$(date +%s)
 CALL_LIMIT=${LIMIT:-590}
 left() { echo $((CALL_LIMIT - ($(date +%s) - CALL_T0) - ${1:-0})); }
-call_libdir() {
-    for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
-        ls "$d"/lib"$1".so* >/dev/null 2>&1 && { echo "$d"; return; }
-    done
-    f=$(find / -xdev -name "lib$1.so*" -not -path '*/proc/*' 2>/dev/null | head -1)
-    [ -n "$f" ] && dirname "$f"
-}
-export LD_LIBRARY_PATH="$(call_libdir nvrtc):$(call_libdir cufft):${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$(bash .gpu/gpu.sh libpath):${LD_LIBRARY_PATH:-}"
 
 guarded_ab() {
     local d=$1
