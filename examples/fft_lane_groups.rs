@@ -1,4 +1,4 @@
-//! Writes src/fft/wisdom/lane_groups.tsv, the f32 rows that planning lays out by the
+//! Writes src/fft/wisdom/lane_groups.tsv, the rows (f32 and f64) that planning lays out by the
 //! lane-group bank model (src/fft/lane_groups.rs says which). Run from the repository root:
 //! `cargo run --release --example fft_lane_groups`; with `--check`, writes nothing and fails
 //! where the committed table differs.

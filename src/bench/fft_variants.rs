@@ -206,11 +206,12 @@ where
     crate::Complex<T>: crate::Element + crate::bench::random::Random,
 {
     let picks: BTreeMap<usize, &FftPlan> = labels.iter().zip(plans).filter(|(l, _)| l.1 == "heuristic").map(|(l, plan)| (l.0, plan)).collect();
-    // (ms, fraction of copy) of one plan, C2R inverse (its only direction), the others forward.
+    // C2R runs inverse (its only direction), the others forward.
+    let direction = |p: &FftProblem| p.fixed_direction().unwrap_or(Direction::Forward);
+    // (ms, fraction of copy) of one plan.
     let time = |buffers: &mut Buffers<T>, plan: &FftPlan| -> Result<(f64, f64)> {
         let p = *plan.problem();
-        let direction = p.fixed_direction().unwrap_or(Direction::Forward);
-        let t = time_launches(device, TIMING, || buffers.ours(plan, direction))?;
+        let t = time_launches(device, TIMING, || buffers.ours(plan, direction(&p)))?;
         Ok((t.median_ms, t.gbps(p.bytes_moved() as f64) / copy_gbps))
     };
     let mut per_size: BTreeMap<usize, SizeTimings> = BTreeMap::new();
@@ -223,7 +224,7 @@ where
         entry.rows.push((what.to_string(), ms, frac));
         if what == "heuristic" && device.backend() == Backend::Cuda {
             let p = *plan.problem();
-            let c = buffers.time_cufft(device, &p, p.fixed_direction().unwrap_or(Direction::Forward), TIMING)?;
+            let c = buffers.time_cufft(device, &p, direction(&p), TIMING)?;
             entry.cufft = Some(c.gbps(p.bytes_moved() as f64) / copy_gbps);
         }
         tick();

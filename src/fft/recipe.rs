@@ -1940,7 +1940,7 @@ mod tests {
         // R2C 36: the lane groups count both layouts alike (66 wavefronts) and pick the
         // smaller, which ran 0.96x; under the 1.05 margin the heuristic's pick stays.
         let tie = r2c(36);
-        let lanes = FftRecipe::design_row_by_heuristic(tie, DeviceLimits { bank_model: BankModel::LaneGroups, ..H200 }).unwrap();
+        let lanes = FftRecipe::design_row_by_heuristic(tie, crate::fft::lane_groups::lane_groups(H200)).unwrap();
         assert_ne!(lanes.kernel_name(), heuristic(tie));
         assert_eq!(lanes.shared_wavefronts(BankModel::LaneGroups), FftRecipe::design_by_heuristic(tie, H200).unwrap().shared_wavefronts(BankModel::LaneGroups));
         assert_eq!(planned(tie), whole_warp(tie).kernel_name());
