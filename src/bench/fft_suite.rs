@@ -4,7 +4,8 @@
 //! Suites: `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
 //! C2R f32, even N), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk
 //! cache, memory cache) and, with `--accuracy`, the relative L2 error against rustfft in f64
-//! beside cuFFT's. The multi-pass
+//! beside cuFFT's. With `--sizes`, the sweep, f64 and real suites also time rows past 4096
+//! points, as N-d and multi-pass plans run them in one launch. The multi-pass
 //! suites (`large-1d`, `2d`, `3d`, `strided`) are in fft_nd_suite.rs.
 
 use std::time::Instant;
@@ -17,7 +18,7 @@ use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, Timin
 use crate::device::{CufftKind, CufftPlan, Device, DeviceBuffer};
 use crate::error::{Error, Result};
 use crate::fft::factor::largest_prime_factor;
-use crate::fft::{complex_bytes, reference, Direction, FftKind, FftPlan, FftProblem, Precision, MAX_REAL_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
+use crate::fft::{complex_bytes, limits, reference, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, MAX_REAL_ROW_LEN, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use crate::Backend;
 
 /// Which FFT measurements `bench fft` makes.
@@ -146,15 +147,17 @@ impl FftBenchOptions {
         self.sizes.is_empty() || self.sizes.iter().any(|r| r.contains(&n))
     }
 
-    /// Every length in 2..=MAX_SINGLE_LAUNCH_LEN that `--sizes` names, or the suite's own
-    /// sample where none are named (the f64 and real suites sample lengths that are not
-    /// 13-smooth).
-    fn named_or(&self, sample: impl FnOnce() -> Vec<usize>) -> Vec<usize> {
+    /// Every length in 2..=`max` that `--sizes` names (a note on stderr where it names longer
+    /// ones), or the suite's own sample where none are named (the f64 and real suites sample
+    /// lengths that are not 13-smooth).
+    fn named_or(&self, suite: FftSuite, max: usize, sample: impl FnOnce() -> Vec<usize>) -> Vec<usize> {
         if self.sizes.is_empty() {
-            sample()
-        } else {
-            (2..=MAX_SINGLE_LAUNCH_LEN).filter(|&n| self.keeps(n)).collect()
+            return sample();
         }
+        if self.sizes.iter().any(|r| *r.end() > max) {
+            eprintln!("--sizes: the {} suite times rows of one launch, up to {max} points; longer ones run in passes (--suite large-1d)", suite.name());
+        }
+        (2..=max).filter(|&n| self.keeps(n)).collect()
     }
 }
 
@@ -171,16 +174,16 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
         let before = tables.len();
         match suite {
             FftSuite::Sweep => {
-                let sizes: Vec<usize> = if cfg.quick { quick_sizes() } else { (2..=4096).collect() };
-                tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F32, sizes.into_iter().filter(keep).collect())?);
+                let sizes = opts.named_or(suite, MAX_ROW_LEN, || if cfg.quick { quick_sizes() } else { (2..=MAX_SINGLE_LAUNCH_LEN).collect() });
+                tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F32, sizes)?);
             }
             FftSuite::F64 => {
-                let sizes = opts.named_or(|| smooth_and_sampled(if cfg.quick { 64 } else { 2048 }, 4096, 1, 13));
-                tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F64, sizes.into_iter().filter(keep).collect())?);
+                let sizes = opts.named_or(suite, MAX_ROW_LEN, || smooth_and_sampled(if cfg.quick { 64 } else { 2048 }, 4096, 1, 13));
+                tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F64, sizes)?);
             }
             FftSuite::Real | FftSuite::RealF64 => {
                 let precision = if suite == FftSuite::Real { Precision::F32 } else { Precision::F64 };
-                let sizes = opts.named_or(|| smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13));
+                let sizes = opts.named_or(suite, MAX_REAL_ROW_LEN, || smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13));
                 for kind in [FftKind::R2C, FftKind::C2R] {
                     tables.extend(throughput(device, cfg, kind, precision, sizes.iter().copied().filter(keep).collect())?);
                 }
@@ -211,7 +214,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
     }
     if tables.is_empty() && !opts.sizes.is_empty() {
         return Err(Error::InvalidArgument(format!(
-            "--sizes {} names no case of the suites asked for: one-launch suites time lengths 2..=4096, the large-1d, 2d and 3d suites the cases whose every transformed length is named",
+            "--sizes {} names no case of the suites asked for: one-launch suites time lengths 2..=16384 (even real ones to 32768), the large-1d, 2d and 3d suites the cases whose every transformed length is named",
             sizes_text(&opts.sizes)
         )));
     }
@@ -327,6 +330,31 @@ pub(super) fn batch_to_fill(kind: FftKind, precision: Precision, n: usize, budge
     (budget / (values * complex_bytes(precision) as usize)).max(1)
 }
 
+/// Each length's row as FFT plans run it, batched to `budget`: up to 4096 points what
+/// `FftPlan::new` designs; longer rows (named with `--sizes`) as N-d and multi-pass plans run
+/// them in one launch (`FftRecipe::design_row`). Lengths no single launch holds on this
+/// device are left out, with a note on stderr.
+fn one_launch_rows(device: &Device, kind: FftKind, precision: Precision, sizes: &[usize], budget: usize) -> Result<Vec<FftRecipe>> {
+    let mut recipes = Vec::new();
+    let mut left_out = Vec::new();
+    for &n in sizes {
+        let problem = FftProblem { kind, ..FftProblem::c2c(n, batch_to_fill(kind, precision, n, budget)) }.precision(precision);
+        match problem.validate().and_then(|_| FftRecipe::design(problem, limits(device))) {
+            Ok(recipe) => recipes.push(recipe),
+            Err(_) if n > MAX_SINGLE_LAUNCH_LEN => match FftRecipe::design_row(problem, limits(device)) {
+                Ok(recipe) => recipes.push(recipe),
+                Err(e) => left_out.push((n, e)),
+            },
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some((_, first)) = left_out.first() {
+        let lens: Vec<String> = left_out.iter().map(|(n, _)| n.to_string()).collect();
+        eprintln!("{kind} {precision}: left out {} (no single launch holds them: {first})", lens.join(", "));
+    }
+    Ok(recipes)
+}
+
 /// Times our plan and cuFFT's for each size on random buffers of the run's budget (256 MiB;
 /// 16 MiB quick), batching each size to fill it.
 fn throughput(device: &Device, cfg: &BenchConfig, kind: FftKind, precision: Precision, sizes: Vec<usize>) -> Result<Vec<Table>> {
@@ -344,15 +372,13 @@ where
         return Ok(Vec::new());
     }
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
-    let problems: Vec<FftProblem> = sizes
-        .iter()
-        .map(|&n| {
-            FftProblem { kind, ..FftProblem::c2c(n, batch_to_fill(kind, precision, n, budget)) }.precision(precision)
-        })
-        .collect();
-    let pb = progress(cfg, problems.len(), &format!("{kind} {precision}"));
+    let recipes = one_launch_rows(device, kind, precision, &sizes, budget)?;
+    if recipes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let pb = progress(cfg, recipes.len(), &format!("{kind} {precision}"));
     pb.set_message("compiling");
-    let plans = FftPlan::new_many(device, &problems)?;
+    let plans = FftPlan::from_recipes(device, recipes)?;
     if cfg.fft.compile_only {
         pb.finish_and_clear();
         let kernels = plans.iter().map(|p| (p.problem().len, "planned".to_string(), p));
@@ -363,7 +389,7 @@ where
     let mut buffers = Buffers::<T>::new(device, budget)?;
     let (_, copy_gbps) = driver_copy_gbps(device, budget, TimingPlan::FULL)?;
     let cuda = device.backend() == Backend::Cuda;
-    let direction = problems.first().and_then(|p| p.fixed_direction()).unwrap_or(Direction::Forward);
+    let direction = plans.first().and_then(|p| p.problem().fixed_direction()).unwrap_or(Direction::Forward);
     let mut table = Table::new(
         format!("FFT {kind} {precision} {direction:?} per size, {} per buffer", super::human_bytes(budget)),
         &["n", "batch", "largest prime", "kernel", "ms", "GB/s", "of copy", "GFLOPS", "cuFFT ms", "cuFFT of copy", "speedup vs cuFFT"],

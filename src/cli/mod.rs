@@ -68,8 +68,10 @@ enum Command {
         accuracy: bool,
         /// Run FFT suites at these lengths: comma-separated N or LO..HI (inclusive),
         /// e.g. 2..1024 or 35,2904,4000..4096; the f64 and real suites then time every named
-        /// length, not their sample (suites in passes: the cases whose transformed lengths all
-        /// lie there, e.g. --suite large-1d --sizes 1048576).
+        /// length, not their sample. The sweep, f64 and real suites take rows up to 16384
+        /// points (even real rows up to 32768) as multi-pass plans run them in one launch;
+        /// suites in passes time the cases whose transformed lengths all lie there, e.g.
+        /// --suite large-1d --sizes 1048576.
         #[arg(long, value_name = "LIST")]
         sizes: Option<String>,
         /// The variants suite times only these variants beside the heuristic's pick,
