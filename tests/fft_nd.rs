@@ -8,7 +8,7 @@ mod common;
 mod fft_support;
 
 use coalesce::bench::random::{random_vec, Random};
-use coalesce::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, FftNdRecipe, Normalization, Placement, Precision, TwiddleSource};
+use coalesce::fft::{reference, Direction, FftKind, FftNdPlan, FftNdProblem, FftNdRecipe, FftProblem, FftRecipe, Normalization, Placement, Precision, TwiddleSource};
 use coalesce::{Complex, Device, Element, Error};
 use fft_support::{bound, poisoned, widen, Real};
 
@@ -358,6 +358,29 @@ fn long_contiguous_rows_run_in_one_launch() {
         }
         check::<f64>(&device, FftNdProblem::c2c_1d(8192, 2).f64());
         check::<f32>(&device, FftNdProblem::c2c(&[3, 8192, 2], &[0, 1]).in_place());
+    }
+}
+
+/// The 13-smooth C2C f32 rows past 4096 points that the lane-group bank model lays out
+/// (src/fft/wisdom/lane_groups.tsv), a sample of them: each runs the lane-group design, not
+/// the heuristic's whole-warp pick, and matches the reference.
+#[test]
+fn long_rows_laid_out_by_lane_groups() {
+    let table = coalesce::fft::lane_groups::LANE_GROUP_ROWS;
+    let c2c = table.lines().find_map(|l| l.strip_prefix("c2c\t")).expect("the table's c2c line");
+    let long: Vec<usize> = c2c.split(',').filter_map(|n| n.parse().ok()).filter(|&n| n > 4096).collect();
+    assert!(long.len() >= 30, "{} long rows", long.len());
+    let sample: Vec<usize> = long.iter().copied().step_by(6).chain(long.last().copied()).collect();
+    let h200 = coalesce::fft::DeviceLimits::H200;
+    for &n in &sample {
+        let problem = FftProblem::c2c(n, 1);
+        let row = FftRecipe::design_row(problem, h200).unwrap();
+        assert_ne!(row.kernel_name(), FftRecipe::design_row_by_heuristic(problem, h200).unwrap().kernel_name(), "{n}: the pick's layout");
+    }
+    for device in common::devices() {
+        for &n in &sample {
+            check::<f32>(&device, FftNdProblem::c2c_1d(n, 2));
+        }
     }
 }
 

@@ -5,7 +5,8 @@
 //! hardware serves 8-byte values a half-warp at a time, as Nsight Compute's counts of an H200
 //! showed (seventy-sixth session): 16-byte values (f64 complex) a quarter-warp at a time. Where
 //! the wisdom (wisdom.rs) has no entry for the heuristic's pick, the rows whose changed kernels
-//! were timed ([`SCOPES`]: C2C, R2C and C2R up to 4096 points, f32 and f64) take the design
+//! were timed ([`SCOPES`]: C2C, R2C and C2R up to 4096 points, f32 and f64, and the 13-smooth
+//! C2C f32 rows N-d and multi-pass plans run in one launch, up to 16384) take the design
 //! the lane-group model lays out, if that model counts the pick at least 1.05 times its
 //! wavefronts and the new kernel did not run slower by 3% in both rounds of its A/B
 //! ([`takes_lane_groups`], `Scope::measured_slower`). Same-run A/Bs on an H200 over
@@ -13,8 +14,11 @@
 //! (docs/BENCHMARKS.md): f32 even lengths C2C 326 lengths 1.023x, R2C 285 1.040x, C2R 257 1.039x
 //! (seventy-sixth session); f32 odd R2C 185 1.044x and C2R 189 1.049x, f64 C2C 1181 1.09x-1.10x,
 //! R2C 312 1.132x and C2R 311 1.118x up to 1024 (seventy-seventh); f64 R2C 969 1.136x and C2R
-//! 984 1.132x from 1025 to 4096 (seventy-eighth). Rows past one launch were not timed and keep
-//! the whole-warp model.
+//! 984 1.132x from 1025 to 4096 (seventy-eighth); 13-smooth C2C f32 rows from 4097 to 16384, 38
+//! lengths, 1.044x (seventy-ninth). The seventy-ninth session's A/B of 13-smooth R2C and C2R
+//! f32 rows from 4097 to 32768 found 1.004x for each over 92 and 89 lengths, C2R 10 of them
+//! slower by 3%, and R2C 16384 x4096 0.97x in the large-1d suite, so real rows past 4096
+//! keep the whole-warp model, as do the other rows past one 1D launch (not timed).
 //!
 //! The rule designs each row twice, which doubled the planning time of such rows (up to 9 ms
 //! on a 2-core host, against plan creation's target of 5 ms). So its outcome is a table,
@@ -29,7 +33,8 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use super::problem::{FftKind, FftProblem, Precision, MAX_SINGLE_LAUNCH_LEN};
+use super::factor::largest_prime_factor;
+use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{BankModel, DeviceLimits, FftRecipe};
 use crate::error::Result;
 
@@ -38,19 +43,25 @@ pub const LANE_GROUP_ROWS: &str = include_str!("wisdom/lane_groups.tsv");
 
 /// The rows the rule covers, as the table names them: kind, precision and the longest length
 /// whose kernels the rule changes a same-run A/B timed (every length up to it, odd and even),
-/// and the lengths the A/B found slower.
+/// past it the 13-smooth lengths up to `smooth_max_len` (rows N-d and multi-pass plans run in
+/// one launch, timed through `bench fft --suite sweep --sizes`), and the lengths the A/B found
+/// slower.
 struct Scope {
     name: &'static str,
     kind: FftKind,
     precision: Precision,
     max_len: usize,
+    /// The longest 13-smooth row the rule covers past `max_len` (no longer than it where only
+    /// `max_len`'s rows were timed).
+    smooth_max_len: usize,
     /// Rows the model lays out anew whose lane-group kernel ran slower than the heuristic's
     /// pick by 3% or more in both rounds of the A/B that timed it: they keep the pick. The
     /// A/Bs' CSVs are in docs/fft (seventy-sixth session: f32 even lengths,
     /// ab-seventysixth-bank-lanes-h200.csv.gz, 41 of 868 rows, from C2C 326 at 0.86x to C2R
     /// 3530 at 0.97x; seventy-seventh: f32 odd real lengths and f64,
     /// ab-seventyseventh-bank-lanes-h200.csv.gz; seventy-eighth: R2C and C2R f64 from 1025 to
-    /// 4096, ab-seventyeighth-real-f64-lanes-h200.csv.gz).
+    /// 4096, ab-seventyeighth-real-f64-lanes-h200.csv.gz; seventy-ninth: 13-smooth f32 rows past
+    /// 4096, ab-seventyninth-long-rows-lanes-h200.csv.gz).
     measured_slower: &'static [usize],
 }
 
@@ -60,13 +71,15 @@ const SCOPES: [Scope; 6] = [
         kind: FftKind::C2C,
         precision: Precision::F32,
         max_len: MAX_SINGLE_LAUNCH_LEN,
-        measured_slower: &[151, 258, 292, 326, 354, 582, 1082, 1158, 1354, 1822, 2164, 2258, 2302, 2402, 2404, 2524, 2598, 2602, 2708, 3031, 3997],
+        smooth_max_len: MAX_ROW_LEN,
+        measured_slower: &[151, 258, 292, 326, 354, 582, 1082, 1158, 1354, 1822, 2164, 2258, 2302, 2402, 2404, 2524, 2598, 2602, 2708, 3031, 3997, 5408],
     },
     Scope {
         name: "r2c",
         kind: FftKind::R2C,
         precision: Precision::F32,
         max_len: MAX_SINGLE_LAUNCH_LEN,
+        smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             159, 161, 165, 267, 365, 404, 411, 489, 505, 600, 652, 707, 708, 843, 872, 905, 1010, 1164, 1356, 1371, 1810, 2316, 2317, 2359, 2705,
             2708, 2742, 3031, 3987, 3997,
@@ -77,6 +90,7 @@ const SCOPES: [Scope; 6] = [
         kind: FftKind::C2R,
         precision: Precision::F32,
         max_len: MAX_SINGLE_LAUNCH_LEN,
+        smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[65, 73, 151, 161, 267, 302, 353, 365, 404, 411, 652, 708, 905, 1145, 1164, 2316, 2359, 2708, 3031, 3436, 3530],
     },
     Scope {
@@ -84,6 +98,7 @@ const SCOPES: [Scope; 6] = [
         kind: FftKind::C2C,
         precision: Precision::F64,
         max_len: MAX_SINGLE_LAUNCH_LEN,
+        smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             362, 394, 436, 445, 502, 591, 652, 772, 978, 1028, 1257, 1516, 1630, 1772, 1948, 1964, 2049, 2073, 2082, 2094, 2158, 2171, 2348, 2588,
             2644, 2722, 2785, 2827, 2855, 2863, 2908, 2918, 2965, 2995, 3004, 3028, 3169, 3338, 3386, 3398, 3418, 3439, 3506, 3510, 3667, 3676,
@@ -95,6 +110,7 @@ const SCOPES: [Scope; 6] = [
         kind: FftKind::R2C,
         precision: Precision::F64,
         max_len: MAX_SINGLE_LAUNCH_LEN,
+        smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             53, 95, 106, 165, 190, 330, 445, 591, 724, 788, 890, 995, 1085, 1178, 1257, 1304, 1371, 1565, 2045, 2049, 2073, 2258, 2285, 2316,
             2827, 2855, 2863, 2933, 2965, 2995, 3025, 3130, 3199, 3227, 3260, 3544, 3629, 3667, 3896, 3928, 3997, 4004,
@@ -105,6 +121,7 @@ const SCOPES: [Scope; 6] = [
         kind: FftKind::C2R,
         precision: Precision::F64,
         max_len: MAX_SINGLE_LAUNCH_LEN,
+        smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004, 1068, 1096, 1181, 1304, 1565, 1812, 1865,
             2062, 2149, 2191, 2458, 2524, 2554, 2933, 3025, 3032, 3092, 3169, 3227, 3260, 3544, 3629, 3653, 3667, 3707, 3730, 3787, 3896, 3898,
@@ -113,10 +130,17 @@ const SCOPES: [Scope; 6] = [
     },
 ];
 
+impl Scope {
+    /// Whether the scope covers rows of `len` points.
+    fn covers(&self, len: usize) -> bool {
+        len <= self.max_len || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13)
+    }
+}
+
 /// The [`SCOPES`] entry of `problem`'s kind and precision, if its length is one the
 /// lane-group layout was timed for.
 fn timed_scope(problem: &FftProblem) -> Option<&'static Scope> {
-    SCOPES.iter().find(|s| s.kind == problem.kind && s.precision == problem.precision && problem.len <= s.max_len)
+    SCOPES.iter().find(|s| s.kind == problem.kind && s.precision == problem.precision && s.covers(problem.len))
 }
 
 /// The rule: a timed row whose heuristic pick has no wisdom and which the lane-group model
@@ -156,8 +180,13 @@ pub fn lane_group_table(limits: DeviceLimits) -> Result<String> {
     );
     for scope in &SCOPES {
         let mut lens = Vec::new();
-        for len in 1..=scope.max_len {
+        for len in (1..=scope.smooth_max_len).filter(|&len| scope.covers(len)) {
             let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
+            // Rows past one 1D launch that no launch holds (odd real rows past MAX_ROW_LEN,
+            // rows whose shared memory outgrows the device) run in passes: nothing to lay out.
+            if len > MAX_SINGLE_LAUNCH_LEN && FftRecipe::design_row_by_heuristic(problem, limits).is_err() {
+                continue;
+            }
             if takes_lane_groups(problem, limits)? {
                 lens.push(len.to_string());
             }
