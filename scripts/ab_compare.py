@@ -11,6 +11,8 @@ than cuFFT in every round and the median fraction of copy, before and after:
     python3 scripts/ab_compare.py DIR --rows @lengths.txt          # only these rows ("n" / "case")
     python3 scripts/ab_compare.py DIR --changed OLD.tsv NEW.tsv    # only lengths whose wisdom
                                                                    # kernel changed between tables
+    python3 scripts/ab_compare.py DIR --csv docs/fft/ab-NAME-h200.csv.gz   # and every row's times
+                                                                   # in one CSV (gzipped if .gz)
 
 With --changed, each row slower by 3% in every round is listed with its old and new wisdom
 paths, and a VAR_RUNS line re-times both in one run (the variants suite times the planned
@@ -20,6 +22,7 @@ regenerated (fifty-first session, docs/BENCHMARKS.md).
 """
 import argparse
 import csv
+import gzip
 import math
 import os
 import re
@@ -86,15 +89,29 @@ def number(row, column):
         return math.nan
 
 
+def per_row(name, keys, rounds, before, after, base, new):
+    """The CSV lines of one table: each row's kernels, its ms in each round of each CLI and
+    cuFFT's ms in round 1 of each CLI's run."""
+    header = ["table", "n or case", f"kernel ({base})", f"kernel ({new})"]
+    header += [f"ms {b} r{r}" for b in (base, new) for r in rounds] + [f"cuFFT ms r{rounds[0]} ({b} run)" for b in (base, new)]
+    lines = []
+    for k in keys:
+        line = [name, k, before[0][k].get("kernel", ""), after[0][k].get("kernel", "")]
+        line += [t[k].get("ms", "") for t in before + after] + [t[k].get("cuFFT ms", "") for t in (before[0], after[0])]
+        lines.append(line)
+    return header, lines
+
+
 def summarise(name, runs, base, new, keep, old_wisdom, new_wisdom):
+    """Prints the table's summary; returns its rows for --csv (None where nothing compares)."""
     rounds = sorted(set(runs[base]) & set(runs[new]))
     if not rounds:
-        return
+        return None
     before = [rows_of(runs[base][r]) for r in rounds]
     after = [rows_of(runs[new][r]) for r in rounds]
     keys = [k for k in after[0] if all(k in t for t in before + after) and keep(after[0][k])]
     if not keys:
-        return
+        return None
     gains = {k: [number(b[k], "ms") / number(a[k], "ms") for b, a in zip(before, after)] for k in keys}
     mean = {k: statistics.geometric_mean(g) for k, g in gains.items()}
     ranked = sorted(keys, key=lambda k: mean[k])
@@ -120,6 +137,7 @@ def summarise(name, runs, base, new, keep, old_wisdom, new_wisdom):
             named = old_path if old_path != "-" else new_path
             line += f"\n      wisdom '{old_path}' -> '{new_path}'; re-time: {variants_suite(*at[:2])}|{k}|{named}"
         print(line)
+    return per_row(name, keys, rounds, before, after, base, new)
 
 
 def main():
@@ -129,6 +147,7 @@ def main():
     p.add_argument("--bin", default="new", help="the CLI measured (default new)")
     p.add_argument("--rows", help="only these rows: comma-separated, or @FILE")
     p.add_argument("--changed", nargs=2, metavar=("OLD_TSV", "NEW_TSV"), help="only lengths whose wisdom kernel changed")
+    p.add_argument("--csv", help="write every compared row's kernels and times here (gzipped where the name ends .gz)")
     args = p.parse_args()
     keep = lambda row: True
     old_wisdom = new_wisdom = None
@@ -148,8 +167,21 @@ def main():
     found = tables(ab_folder(args.ab), args.base, args.bin)
     if not found:
         sys.exit(f"no SUITE-{args.base}-ROUND.csv or SUITE-{args.bin}-ROUND.csv under {args.ab}")
+    written = []
     for (suite, second), runs in sorted(found.items()):
-        summarise(suite + second, runs, args.base, args.bin, keep, old_wisdom, new_wisdom)
+        table = summarise(suite + second, runs, args.base, args.bin, keep, old_wisdom, new_wisdom)
+        if table:
+            written.append(table)
+    if args.csv and written:
+        # Tables of different round counts would need different columns: one header, the longest.
+        header = max((h for h, _ in written), key=len)
+        opener = gzip.open if args.csv.endswith(".gz") else open
+        with opener(args.csv, "wt", newline="") as f:
+            out = csv.writer(f)
+            out.writerow(header)
+            for _, lines in written:
+                out.writerows(lines)
+        print(f"wrote {args.csv}: {sum(len(lines) for _, lines in written)} rows")
 
 
 if __name__ == "__main__":
