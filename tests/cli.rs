@@ -145,6 +145,28 @@ fn compile_only_fills_the_kernel_cache() {
     assert!(!ok && err.contains("--compile-only compiles the kernels of the FFT suites sweep"), "{err}");
 }
 
+/// The one-launch suites take named rows past 4096 points, planned as multi-pass plans run them
+/// in one launch, and say which named lengths no launch holds.
+#[test]
+fn one_launch_suites_take_rows_past_4096() {
+    let d = &common::devices()[0];
+    let dir = Scratch::new("long-rows");
+    let csv = dir.path("kernels.csv");
+    let args = ["bench", "fft", "--suite", "sweep", "--suite", "real", "--sizes", "8192,20001", "--compile-only", "--csv", &csv, "--device", &d.id()];
+    let o = coalesce(&args).env("COALESCE_CACHE", dir.path("cache")).output().unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // C2C rows end at 16384, odd real rows too; even real rows go on to 32768.
+    assert!(err.contains("the sweep suite times rows of one launch, up to 16384 points"), "{err}");
+    assert!(err.contains("r2c f32: left out 20001") && err.contains("c2r f32: left out 20001"), "{err}");
+    for (table, kernel) in [("kernels.csv", "fft_c2c_f32_n8192_"), ("kernels-2.csv", "fft_r2c_f32_n8192_half_"), ("kernels-3.csv", "fft_c2r_f32_n8192_half_")] {
+        let text = std::fs::read_to_string(dir.path(table)).unwrap();
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(rows.len(), 1, "{table}:\n{text}");
+        assert!(rows[0].starts_with(&format!("8192,planned,{kernel}")), "{table}:\n{text}");
+    }
+}
+
 #[test]
 fn no_device_at_all_says_what_to_install() {
     // Hide CUDA devices and point the OpenCL loader at an empty vendor folder, with no extra

@@ -185,7 +185,7 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 let precision = if suite == FftSuite::Real { Precision::F32 } else { Precision::F64 };
                 let sizes = opts.named_or(suite, MAX_REAL_ROW_LEN, || smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13));
                 for kind in [FftKind::R2C, FftKind::C2R] {
-                    tables.extend(throughput(device, cfg, kind, precision, sizes.iter().copied().filter(keep).collect())?);
+                    tables.extend(throughput(device, cfg, kind, precision, sizes.clone())?);
                 }
             }
             FftSuite::Plan => tables.push(plan_times(device)?),
@@ -335,17 +335,18 @@ pub(super) fn batch_to_fill(kind: FftKind, precision: Precision, n: usize, budge
 /// them in one launch (`FftRecipe::design_row`). Lengths no single launch holds on this
 /// device are left out, with a note on stderr.
 fn one_launch_rows(device: &Device, kind: FftKind, precision: Precision, sizes: &[usize], budget: usize) -> Result<Vec<FftRecipe>> {
+    let lim = limits(device);
     let mut recipes = Vec::new();
     let mut left_out = Vec::new();
     for &n in sizes {
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch_to_fill(kind, precision, n, budget)) }.precision(precision);
-        match problem.validate().and_then(|_| FftRecipe::design(problem, limits(device))) {
+        if n <= MAX_SINGLE_LAUNCH_LEN {
+            recipes.push(FftRecipe::design(problem, lim)?);
+            continue;
+        }
+        match FftRecipe::design_row(problem, lim) {
             Ok(recipe) => recipes.push(recipe),
-            Err(_) if n > MAX_SINGLE_LAUNCH_LEN => match FftRecipe::design_row(problem, limits(device)) {
-                Ok(recipe) => recipes.push(recipe),
-                Err(e) => left_out.push((n, e)),
-            },
-            Err(e) => return Err(e),
+            Err(e) => left_out.push((n, e)),
         }
     }
     if let Some((_, first)) = left_out.first() {

@@ -51,8 +51,8 @@ struct Scope {
     kind: FftKind,
     precision: Precision,
     max_len: usize,
-    /// The longest 13-smooth row the rule covers past `max_len` (no longer than it where only
-    /// `max_len`'s rows were timed).
+    /// The longest 13-smooth row the rule covers past `max_len` (`max_len` itself where no
+    /// longer rows were timed).
     smooth_max_len: usize,
     /// Rows the model lays out anew whose lane-group kernel ran slower than the heuristic's
     /// pick by 3% or more in both rounds of the A/B that timed it: they keep the pick. The
