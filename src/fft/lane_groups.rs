@@ -28,7 +28,10 @@
 //!
 //! The variants suite (`bench fft --suite variants`) still times the whole-warp pick as the
 //! heuristic's, and a wisdom entry found there takes its row out of this table (the rule asks
-//! for none), although its gain was measured against that pick, not the lane-group design.
+//! for none), although its gain was measured against that pick, not the lane-group design. It
+//! offers the lane-group design of any row as the variant `lane groups` (variants.rs), so a
+//! campaign can time the rows no scope covers (`--variants "lane groups"`) and keep the
+//! winners as wisdom, length by length.
 
 use std::collections::HashSet;
 use std::sync::OnceLock;

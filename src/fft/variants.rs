@@ -5,8 +5,9 @@
 use super::factor::{bluestein_len, convolution_lengths, largest_prime_factor, whole_row_bluestein_len, StockhamModel, MAX_COMPOSITE_RADIX};
 use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CAPS};
 use super::codelet::{splits_differ, CodeletSplit, RaderCodelets};
+use super::lane_groups::lane_groups;
 use super::problem::{FftKind, FftProblem};
-use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
+use super::recipe::{radices_text, BankModel, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";
@@ -234,6 +235,13 @@ impl FftRecipe {
             offer(what.into(), &|| Some(with(&|r| r.tuning.rader_global_gather = Some(!global))));
         }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
+        // The row designed anew under the lane-group bank model (lane_groups.rs): its padding
+        // and lane order as that model lays them out. Planning takes that design by rule only
+        // for the rows its A/Bs timed (`lane_groups.tsv`); here any row's can be timed (the
+        // rows past one 1D launch, or those the rule keeps on the pick) and kept as wisdom.
+        if limits.bank_model == BankModel::WholeWarp {
+            offer("lane groups".into(), &|| FftRecipe::design_row_by_heuristic(self.problem, lane_groups(limits)).ok());
+        }
         // Composite codelets split the other way (codelet.rs): prime-factor splits where they
         // take fewer instructions, or Cooley-Tukey's always. Fewer instructions paid in f32
         // Bluestein rows, not on average elsewhere (up to 6% faster at some Rader and
@@ -380,6 +388,24 @@ mod tests {
             let named = rader.variant_named(H200, w).unwrap();
             assert_eq!(variants.iter().find(|(v, _)| v == w).unwrap().1, named, "{w}");
         }
+    }
+
+    /// `lane groups` is the row the lane-group model designs: offered from the heuristic's
+    /// pick where that differs (C2C 7040, which planning lays out so by rule, and R2C 8192,
+    /// which it does not), named from the plan's own recipe only where planning kept the pick.
+    #[test]
+    fn the_lane_group_variant_is_the_lane_group_design() {
+        for problem in [FftProblem::c2c(7040, 4), FftProblem::r2c(8192, 4)] {
+            let pick = FftRecipe::design_row_by_heuristic(problem, H200).unwrap();
+            let lanes = FftRecipe::design_row_by_heuristic(problem, crate::fft::lane_groups::lane_groups(H200)).unwrap();
+            assert_ne!(lanes, pick, "{problem:?}");
+            assert_eq!(pick.variant_named(H200, "lane groups"), Some(lanes.clone()), "{problem:?}");
+            let planned = FftRecipe::design_row(problem, H200).unwrap();
+            assert_eq!(planned.variant_named(H200, "lane groups").is_none(), planned == lanes, "{problem:?}");
+        }
+        // Under the lane-group model itself, no such variant.
+        let lanes = FftRecipe::design_row(FftProblem::c2c(7040, 4), H200).unwrap();
+        assert!(lanes.variant_named(crate::fft::lane_groups::lane_groups(H200), "lane groups").is_none());
     }
 
     #[test]
