@@ -5,7 +5,7 @@
 //! hardware serves 8-byte values a half-warp at a time, as Nsight Compute's counts of an H200
 //! showed (seventy-sixth session): 16-byte values (f64 complex) a quarter-warp at a time. Where
 //! the wisdom (wisdom.rs) has no entry for the heuristic's pick, the rows whose changed kernels
-//! were timed ([`SCOPES`]: C2C, R2C and C2R up to 4096 points, f32 and f64, and the 13-smooth
+//! were timed (`SCOPES`: C2C, R2C and C2R up to 4096 points, f32 and f64, and the 13-smooth
 //! C2C f32 rows N-d and multi-pass plans run in one launch, up to 16384) take the design
 //! the lane-group model lays out, if that model counts the pick at least 1.05 times its
 //! wavefronts and the new kernel did not run slower by 3% in both rounds of its A/B
@@ -38,7 +38,8 @@ use std::sync::OnceLock;
 
 use super::factor::largest_prime_factor;
 use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
-use super::recipe::{BankModel, DeviceLimits, FftRecipe};
+use super::bank_conflicts::BankModel;
+use super::recipe::{DeviceLimits, FftRecipe};
 use crate::error::Result;
 
 /// The committed table, as [`lane_group_table`] wrote it for an H200.
@@ -140,7 +141,7 @@ impl Scope {
     }
 }
 
-/// The [`SCOPES`] entry of `problem`'s kind and precision, if its length is one the
+/// The `SCOPES` entry of `problem`'s kind and precision, if its length is one the
 /// lane-group layout was timed for.
 fn timed_scope(problem: &FftProblem) -> Option<&'static Scope> {
     SCOPES.iter().find(|s| s.kind == problem.kind && s.precision == problem.precision && s.covers(problem.len))
@@ -174,7 +175,7 @@ pub(crate) fn lane_groups(limits: DeviceLimits) -> DeviceLimits {
     DeviceLimits { bank_model: BankModel::LaneGroups, ..limits }
 }
 
-/// The table for `limits`: a header, then a line for each [`SCOPES`] entry, its lengths that
+/// The table for `limits`: a header, then a line for each `SCOPES` entry, its lengths that
 /// take the lane-group design (tab, then comma-separated).
 pub fn lane_group_table(limits: DeviceLimits) -> Result<String> {
     let mut text = String::from(

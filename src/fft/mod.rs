@@ -48,6 +48,7 @@ macro_rules! direction_wrappers {
 }
 
 mod cluster;
+mod bank_conflicts;
 mod bluestein_tuning;
 mod codegen;
 mod codelet;
@@ -83,5 +84,6 @@ pub use nd_recipe::{FftNdRecipe, FftPass, PassBuffer};
 pub use nd_plan::FftNdPlan;
 pub use plan::{limits, FftPlan};
 pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_REAL_ROW_LEN, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
-pub use recipe::{complex_bytes, radices_text, BankModel, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, Stage, TwiddleSource, MAX_PRIME_RADIX, RADER_MAX_CONVOLUTION_PRIME};
+pub use bank_conflicts::BankModel;
+pub use recipe::{complex_bytes, radices_text, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, Stage, TwiddleSource, MAX_PRIME_RADIX, RADER_MAX_CONVOLUTION_PRIME};
 pub use variants::VARIANT_PATH_SEPARATOR;

@@ -7,7 +7,8 @@ use super::fewer_passes::{fewest_pass_radices, FEWEST_PASS_CAPS, LONG_CODELET_CA
 use super::codelet::{splits_differ, CodeletSplit, RaderCodelets};
 use super::lane_groups::lane_groups;
 use super::problem::{FftKind, FftProblem};
-use super::recipe::{radices_text, BankModel, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
+use super::bank_conflicts::BankModel;
+use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";
