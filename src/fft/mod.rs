@@ -70,6 +70,7 @@ mod rader_tuning;
 pub mod real_pairs;
 mod recipe;
 mod rows_per_block;
+mod split_costs;
 pub mod strided;
 pub mod reference;
 pub mod tables;

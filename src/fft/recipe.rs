@@ -580,7 +580,7 @@ pub struct FftTuning {
     /// `prime-factor convolution` variant where measured faster.
     pub prime_factor_convolution: bool,
     /// A strided pass's four-step twiddles applied by its core's last radix pass in groups,
-    /// A G[a] F[c], instead of one table product a value as it writes (see
+    /// A G\[a\] F\[c\], instead of one table product a value as it writes (see
     /// `FftRecipe::groups_step_twiddles`, strided.rs, where the planner decides it, and
     /// codegen/strided.rs's `StepTwiddleGroups`). False for every other kernel.
     pub grouped_step_twiddles: bool,
@@ -631,7 +631,7 @@ impl DeviceLimits {
 
     /// Blocks of `shared_bytes` each that one multiprocessor's shared memory holds at once:
     /// a multiprocessor has the most one block may take plus one driver reserve a block
-    /// ([`BLOCK_RESERVED_BYTES`]), 228 KiB on an H100 or H200.
+    /// (`BLOCK_RESERVED_BYTES`), 228 KiB on an H100 or H200.
     pub fn blocks_by_shared_memory(&self, shared_bytes: u64) -> u64 {
         (self.shared_bytes + BLOCK_RESERVED_BYTES) / (shared_bytes + BLOCK_RESERVED_BYTES)
     }
