@@ -26,7 +26,7 @@ fn every_variant_of_a_recipe_is_correct() {
         let same_code_here = |pick: &FftRecipe, v: &FftRecipe| {
             device.backend() == Backend::OpenCl && v.tuning.min_blocks_per_sm > 3 && v.tuning.min_blocks_per_sm != pick.tuning.min_blocks_per_sm
         };
-        let recipes: Vec<FftRecipe> = problems
+        let mut recipes: Vec<FftRecipe> = problems
             .iter()
             .filter_map(|&p| FftRecipe::design(p, lim).ok())
             .flat_map(|r| {
@@ -35,6 +35,12 @@ fn every_variant_of_a_recipe_is_correct() {
                 kept
             })
             .collect();
+        // C2R rows mirroring the kernel R2C's wisdom runs, where it applies on this device: the
+        // longer rows the variant was written for.
+        for n in [2646, 3822] {
+            let pick = FftRecipe::design_by_heuristic(FftProblem::c2r(n, 2), lim).unwrap();
+            recipes.extend(pick.variant_path(lim, "mirror of r2c wisdom"));
+        }
         check_recipes::<f32>(&device, recipes, "variants");
     }
 }

@@ -209,18 +209,15 @@ impl FftRecipe {
         // C2R of even length: the R2C pick's kernel run backwards (its radices in reverse
         // order, its threads, rows and padding), reading the half spectrum in mirror pairs in
         // its first pass where R2C writes them (or could write them) in its last: no staged
-        // pair load, and the pair work on as many threads as R2C gives it.
+        // pair load, and the pair work on as many threads as R2C gives it. And the same from
+        // the kernel R2C's wisdom runs instead of its pick, where there is one: R2C 3822 runs
+        // r21x13x7 at 0.92 of copy, C2R 3822's picks (the mirror of r13x7x7x3 among them) 0.83.
         if self.problem.kind == FftKind::C2R && self.can_mirror_pairs() {
-            offer("mirror of r2c".into(), &|| {
-                let r2c = FftRecipe::design_row_by_heuristic(FftProblem { kind: FftKind::R2C, ..self.problem }, limits).ok()?;
-                let Core::Stockham { len, radices } = &r2c.core else { return None };
-                if !r2c.can_mirror_pairs() {
-                    return None;
-                }
-                let core = Core::Stockham { len: *len, radices: radices.iter().rev().copied().collect() };
-                let mut c2r = FftRecipe { problem: self.problem, core, ..r2c };
-                (c2r.tuning.half_spectrum_pairs, c2r.tuning.mirror_pairs) = (true, true);
-                Some(c2r)
+            let r2c = FftProblem { kind: FftKind::R2C, ..self.problem };
+            offer("mirror of r2c".into(), &|| self.mirror_of(FftRecipe::design_row_by_heuristic(r2c, limits).ok()?));
+            offer("mirror of r2c wisdom".into(), &|| {
+                let planned = FftRecipe::design_row_by_heuristic(r2c, limits).ok()?.wisdom_variant(limits)?.1;
+                self.mirror_of(planned)
             });
         }
         // Rader's several DFTs a row: the other lane order (the model picked this one).
@@ -310,6 +307,20 @@ impl FftRecipe {
             }
         }
         out
+    }
+
+    /// This C2R row as `r2c`'s kernel run backwards: its radices in reverse order, its
+    /// threads, rows and padding, reading the half spectrum in mirror pairs in its first pass
+    /// where R2C writes them in its last. None where `r2c` is no Stockham row that mirrors.
+    fn mirror_of(&self, r2c: FftRecipe) -> Option<FftRecipe> {
+        let Core::Stockham { len, radices } = &r2c.core else { return None };
+        if !r2c.can_mirror_pairs() {
+            return None;
+        }
+        let core = Core::Stockham { len: *len, radices: radices.iter().rev().copied().collect() };
+        let mut c2r = FftRecipe { problem: self.problem, core, ..r2c };
+        (c2r.tuning.half_spectrum_pairs, c2r.tuning.mirror_pairs) = (true, true);
+        Some(c2r)
     }
 
     /// Whether `blocks` blocks of this kernel fit one multiprocessor's threads and shared
@@ -407,6 +418,21 @@ mod tests {
         // Under the lane-group model itself, no such variant.
         let lanes = FftRecipe::design_row(FftProblem::c2c(7040, 4), H200).unwrap();
         assert!(lanes.variant_named(crate::fft::lane_groups::lane_groups(H200), "lane groups").is_none());
+    }
+
+    /// C2R rows mirror R2C's wisdom kernel as well as its pick: C2R 3822 the r21x13x7 of 91
+    /// threads that R2C 3822 runs, backwards.
+    #[test]
+    fn c2r_mirrors_the_kernel_r2c_wisdom_runs() {
+        let c2r = FftRecipe::design_row_by_heuristic(FftProblem::c2r(3822, 4), H200).unwrap();
+        let mirrored = c2r.variant_named(H200, "mirror of r2c wisdom").unwrap();
+        assert_eq!(mirrored.kernel_name(), "fft_c2r_f32_n3822_half_r7x13x21_t91x1_p0r0_d_pairs_mirror");
+        let r2c = FftRecipe::design_row(FftProblem::r2c(3822, 4), H200).unwrap();
+        assert_eq!(r2c.kernel_name(), "fft_r2c_f32_n3822_half_r21x13x7_t91x1_p0r0_d_pairs");
+        // Where R2C has no wisdom, no such variant (C2R 36).
+        assert!(FftRecipe::design_row(FftProblem::r2c(36, 4), H200).unwrap().wisdom_variant(H200).is_none());
+        let c2r36 = FftRecipe::design_row_by_heuristic(FftProblem::c2r(36, 4), H200).unwrap();
+        assert!(c2r36.variant_named(H200, "mirror of r2c wisdom").is_none());
     }
 
     #[test]
