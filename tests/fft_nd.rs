@@ -366,9 +366,8 @@ fn long_contiguous_rows_run_in_one_launch() {
 /// the heuristic's whole-warp pick, and matches the reference.
 #[test]
 fn long_rows_laid_out_by_lane_groups() {
-    let table = coalesce::fft::lane_groups::LANE_GROUP_ROWS;
-    let c2c = table.lines().find_map(|l| l.strip_prefix("c2c\t")).expect("the table's c2c line");
-    let long: Vec<usize> = c2c.split(',').filter_map(|n| n.parse().ok()).filter(|&n| n > 4096).collect();
+    let listed = coalesce::fft::lane_groups::listed_lengths(FftKind::C2C, Precision::F32);
+    let long: Vec<usize> = listed.into_iter().filter(|&n| n > 4096).collect();
     assert!(long.len() >= 30, "{} long rows", long.len());
     let sample: Vec<usize> = long.iter().copied().step_by(6).chain(long.last().copied()).collect();
     let h200 = coalesce::fft::DeviceLimits::H200;

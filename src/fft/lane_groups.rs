@@ -214,6 +214,15 @@ fn table() -> &'static HashSet<(&'static str, usize)> {
     })
 }
 
+/// The lengths the committed table lists for `kind` and `precision`, in increasing order
+/// (tests sample the rows planning lays out by the model from it).
+pub fn listed_lengths(kind: FftKind, precision: Precision) -> Vec<usize> {
+    let Some(scope) = SCOPES.iter().find(|s| s.kind == kind && s.precision == precision) else { return Vec::new() };
+    let mut lens: Vec<usize> = table().iter().filter(|(name, _)| *name == scope.name).map(|&(_, len)| len).collect();
+    lens.sort_unstable();
+    lens
+}
+
 /// Whether planning designs `problem`'s row by the lane-group model: a timed row the table
 /// lists, on limits that still use the whole-warp model.
 pub(crate) fn listed(problem: &FftProblem, limits: DeviceLimits) -> bool {
