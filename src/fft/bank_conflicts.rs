@@ -2,7 +2,8 @@
 //! serialised transactions) of a row's first warp in its load, Stockham passes and store, under
 //! a [`BankModel`], and the layout (padding, Rader's lane order) with the fewest of them.
 
-use super::recipe::{complex_bytes, pad, Core, DeviceLimits, FftRecipe, FftTuning, Stage};
+use super::recipe::{complex_bytes, pad, DeviceLimits, FftRecipe, FftTuning};
+use super::transform_core::{Core, Stage};
 use super::tables::RaderPowers;
 use super::problem::Precision;
 

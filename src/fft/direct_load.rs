@@ -8,7 +8,8 @@
 //! their sides of columns in their passes too (`with_direct_columns`).
 
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, FftRecipe, RealPacking};
+use super::recipe::{FftRecipe, RealPacking};
+use super::transform_core::{Core};
 use super::strided::StridedIo;
 
 /// Threads a row from which staged rows read global memory in their first pass: rows of one

@@ -10,7 +10,8 @@
 //! what separated the two over 442 lengths.
 
 use super::factor::{is_prime, pack_fewest_passes, pack_radices_capped, LARGEST_COMPOSITE_CODELET, MAX_COMPOSITE_RADIX};
-use super::recipe::{rader_convolution_prime_limit, Core, DeviceLimits, FftRecipe, RealPacking, MAX_PRIME_RADIX};
+use super::recipe::{DeviceLimits, FftRecipe, RealPacking};
+use super::transform_core::{rader_convolution_prime_limit, Core, MAX_PRIME_RADIX};
 use super::problem::{FftKind, Precision};
 
 /// Threads a row must keep when its widest pass is a composite codelet above 16 points.

@@ -7,7 +7,8 @@
 //! [`FftTuning::half_spectrum_pairs`]: super::FftTuning::half_spectrum_pairs
 
 use super::problem::{FftKind, Precision, MAX_SINGLE_LAUNCH_LEN};
-use super::recipe::{Core, DeviceLimits, FftRecipe, FftTuning, RealPacking};
+use super::recipe::{DeviceLimits, FftRecipe, FftTuning, RealPacking};
+use super::transform_core::{Core};
 
 /// Rows a block beyond which `with_c2r_first_pass_threads` leaves the pick alone (rows of 448
 /// points or fewer, measured 1.00x).

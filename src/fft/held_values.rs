@@ -11,7 +11,8 @@
 //! 0.16..0.30 of copy where their neighbours ran at 0.45..0.55.
 
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, DeviceLimits, FftRecipe, RealPacking};
+use super::recipe::{DeviceLimits, FftRecipe, RealPacking};
+use super::transform_core::{Core};
 
 /// Most complex values a thread of an f32 row may hold in one pass (128 registers) before the
 /// row takes more threads; a pass of one butterfly of a wider codelet holds that codelet.

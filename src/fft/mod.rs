@@ -74,6 +74,7 @@ mod split_costs;
 pub mod strided;
 pub mod reference;
 pub mod tables;
+mod transform_core;
 mod variants;
 pub mod wisdom;
 
@@ -86,5 +87,6 @@ pub use nd_plan::FftNdPlan;
 pub use plan::{limits, FftPlan};
 pub use problem::{Direction, FftKind, FftProblem, Normalization, Placement, Precision, MAX_REAL_ROW_LEN, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 pub use bank_conflicts::BankModel;
-pub use recipe::{complex_bytes, radices_text, Core, DeviceLimits, FftRecipe, FftTuning, RealPacking, Stage, TwiddleSource, MAX_PRIME_RADIX, RADER_MAX_CONVOLUTION_PRIME};
+pub use recipe::{complex_bytes, DeviceLimits, FftRecipe, FftTuning, RealPacking, TwiddleSource};
+pub use transform_core::{radices_text, Core, Stage, MAX_PRIME_RADIX, RADER_MAX_CONVOLUTION_PRIME};
 pub use variants::VARIANT_PATH_SEPARATOR;

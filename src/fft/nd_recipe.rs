@@ -57,7 +57,8 @@
 use super::cluster::CLUSTER_MAX_BYTES;
 use super::nd::{row_major_strides, FftNdProblem};
 use super::problem::{FftKind, FftProblem, Placement, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
-use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
+use super::recipe::{DeviceLimits, FftRecipe};
+use super::transform_core::{Core, MAX_PRIME_RADIX};
 use super::real_pairs::PairSeparation;
 use super::strided::{starts_off_sectors, AxisIndex, BatchDim, Chirp, ChirpStep, HalfAxis, PackedAxis, RealPairs, StepTwiddle, StridedIo, Values};
 use crate::error::Result;
@@ -1227,7 +1228,7 @@ mod tests {
     use super::*;
     use crate::fft::cluster::ClusterSplit;
     use crate::fft::codegen::fft_source;
-    use crate::fft::recipe::Core;
+    use crate::fft::transform_core::Core;
 
     const H200: DeviceLimits = DeviceLimits::H200;
 

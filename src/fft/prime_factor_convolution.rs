@@ -20,7 +20,8 @@
 //!   scatter's table sends it there. Its index is the gather's formula again.
 
 use super::factor::{gcd, is_prime, LARGEST_COMPOSITE_CODELET};
-use super::recipe::{Core, DeviceLimits, FftRecipe, MAX_PRIME_RADIX};
+use super::recipe::{DeviceLimits, FftRecipe};
+use super::transform_core::{Core, MAX_PRIME_RADIX};
 
 impl FftRecipe {
     /// Whether the convolution could run by prime factors: a Rader core whose convolution

@@ -8,7 +8,8 @@ use super::codelet::{splits_differ, CodeletSplit, RaderCodelets};
 use super::lane_groups::lane_groups;
 use super::problem::{FftKind, FftProblem};
 use super::bank_conflicts::BankModel;
-use super::recipe::{radices_text, Core, DeviceLimits, FftRecipe, PrimeCodelets, TwiddleSource, MAX_PRIME_RADIX, THREADS_PER_MULTIPROCESSOR};
+use super::recipe::{DeviceLimits, FftRecipe, TwiddleSource, THREADS_PER_MULTIPROCESSOR};
+use super::transform_core::{radices_text, Core, PrimeCodelets, MAX_PRIME_RADIX};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
 pub const VARIANT_PATH_SEPARATOR: &str = " / ";

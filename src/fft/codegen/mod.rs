@@ -31,7 +31,8 @@ use self::passes::{Sink, Source};
 use super::codelet::{codelet_function, CodeletSplit, Literal, RaderCodelets};
 use super::factor::gcd;
 use super::problem::{FftKind, Precision};
-use super::recipe::{Core, FftRecipe, RealPacking, Stage, TwiddleSource};
+use super::recipe::{FftRecipe, RealPacking, TwiddleSource};
+use super::transform_core::{Core, Stage};
 use super::tables::RootDigits;
 use crate::kernel::{KernelSource, SourceWriter};
 
