@@ -48,6 +48,7 @@ macro_rules! direction_wrappers {
 }
 
 mod cluster;
+mod axis_job;
 mod bank_conflicts;
 mod bluestein_tuning;
 mod codegen;
