@@ -47,7 +47,7 @@
 //! array's whole shape, in scratch. A halved axis whose reals pair up (contiguous along it)
 //! runs as the complex axis of half its length, x\[2n\] + i x\[2n+1\], split as C2C's, the
 //! spectra of the even and odd reals separated in its last pass (R2C) or joined in its first
-//! (C2R) (`AxisJob::packed`, [`PackedAxis`]): on an H200 1.1-1.55x faster than splitting the
+//! (C2R) (`AxisJob::packed`, [`PackedAxis`](super::strided::PackedAxis)): on an H200 1.1-1.55x faster than splitting the
 //! real rows (twenty-eighth session). Otherwise a four-step split of it writes and reads only
 //! half of them (the conjugate symmetry of real rows' spectra, `AxisJob::real_split`). A halved
 //! axis that runs Bluestein over passes takes its rows two at a time as one complex row, z =

@@ -646,7 +646,7 @@ impl FftRecipe {
         Ok(r)
     }
 
-    /// A strided pass whose rows are grids of `shape` (see [`crate::fft::recipe::Core::Grid`]),
+    /// A strided pass whose rows are grids of `shape` (see [`crate::fft::transform_core::Core::Grid`]),
     /// transformed along every axis: value i = a L + c of row b (L the product of the trailing
     /// axes) lies at offset(b) + a * stride + c, so that the grid's first axis strides as `io`
     /// says and the rest of it is a contiguous run of L values (see

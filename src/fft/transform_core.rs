@@ -107,7 +107,7 @@ pub enum Core {
 /// `first + lo + hi * stride` of the block's row: with step 1, sub-row u at `first + u *
 /// stride`; with a larger step (a grid's axis other than its last), `step` interleaved lines.
 /// `across` (step 1 only): consecutive butterflies of a pass take consecutive sub-rows, not
-/// consecutive butterflies of one sub-row (see [`FftTuning::lanes_across_dfts`]).
+/// consecutive butterflies of one sub-row (see [`FftTuning::lanes_across_dfts`](super::recipe::FftTuning::lanes_across_dfts)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stage {
     pub len: usize,
