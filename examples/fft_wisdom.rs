@@ -4,7 +4,8 @@
 //! `cargo run --release --example fft_wisdom -- docs/fft/A.csv.gz docs/fft/B.csv.gz` (the
 //! CSVs are kept gzipped, so that the tree that travels to the GPU machine stays small: `gzip
 //! -9n` a new campaign's CSVs before naming them; plain .csv files are read as well).
-//! With `--check` first, writes nothing and fails where the committed table differs.
+//! With `--check` first, writes nothing and fails where the committed table differs. Otherwise,
+//! after writing it, names the entries their pick's last round did not time (see `--stale`).
 //!
 //! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
 //! the table: for each pick whose entry the pick's last round did not time (`stale_searches`),
@@ -59,7 +60,21 @@ fn main() {
     } else {
         std::fs::write(TABLE, &table).unwrap_or_else(|e| fail(&format!("cannot write {TABLE}: {e}")));
         println!("wrote {TABLE}: {entries} entries");
+        report_stale(&rounds);
     }
+}
+
+/// Says which picks' entries the pick's last round did not time (`stale_searches`): such an
+/// entry may have taken the place of one that round dethroned without being timed beside it
+/// (the eightieth session's C2R 2646 fell back on a kernel last timed 16 sessions before, and
+/// ran 0.98x of the pick when timed again), so they are the next campaign's first runs.
+fn report_stale(rounds: &[(&str, &str)]) {
+    let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
+    if stale.is_empty() {
+        return;
+    }
+    let picks: Vec<&str> = stale.iter().map(|s| s.pick.as_str()).collect();
+    println!("{} entries were not timed in their pick's last round (`--stale DIR` lists the runs that time them again): {}", stale.len(), picks.join(" "));
 }
 
 /// The VAR_RUNS that time each stale pick's paths (`StaleSearch::paths`) again beside it: one
