@@ -6,7 +6,8 @@
 //! showed (seventy-sixth session): 16-byte values (f64 complex) a quarter-warp at a time. Where
 //! the wisdom (wisdom.rs) has no entry for the heuristic's pick, the rows whose changed kernels
 //! were timed (`SCOPES`: C2C, R2C and C2R up to 4096 points, f32 and f64, and the 13-smooth
-//! C2C f32 rows N-d and multi-pass plans run in one launch, up to 16384) take the design
+//! C2C f32 rows N-d and multi-pass plans run in one launch, up to 16384, with the C2C f32 rows
+//! there whose pick runs Bluestein over the whole row in blocks under 512 threads) take the design
 //! the lane-group model lays out, if that model counts the pick at least 1.05 times its
 //! wavefronts and the new kernel did not run slower by 3% in both rounds of its A/B
 //! ([`takes_lane_groups`], `Scope::measured_slower`). Same-run A/Bs on an H200 over
@@ -15,7 +16,9 @@
 //! (seventy-sixth session); f32 odd R2C 185 1.044x and C2R 189 1.049x, f64 C2C 1181 1.09x-1.10x,
 //! R2C 312 1.132x and C2R 311 1.118x up to 1024 (seventy-seventh); f64 R2C 969 1.136x and C2R
 //! 984 1.132x from 1025 to 4096 (seventy-eighth); 13-smooth C2C f32 rows from 4097 to 16384, 38
-//! lengths, 1.044x (seventy-ninth). The seventy-ninth session's A/B of 13-smooth R2C and C2R
+//! lengths, 1.044x (seventy-ninth); the long whole-row Bluestein rows were timed as the
+//! variant `lane groups` only, a third of them (eightieth: 162 of 174 3% faster, none slower
+//! by 3%). The seventy-ninth session's A/B of 13-smooth R2C and C2R
 //! f32 rows from 4097 to 32768 found 1.004x for each over 92 and 89 lengths, C2R 10 of them
 //! slower by 3%, and R2C 16384 x4096 0.97x in the large-1d suite, so real rows past 4096
 //! keep the whole-warp model, as do the other rows past one 1D launch (not timed).
@@ -40,6 +43,7 @@ use super::factor::largest_prime_factor;
 use super::problem::{FftKind, FftProblem, Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::bank_conflicts::BankModel;
 use super::recipe::{DeviceLimits, FftRecipe};
+use super::transform_core::Core;
 use crate::error::Result;
 
 /// The committed table, as [`lane_group_table`] wrote it for an H200.
@@ -58,6 +62,10 @@ struct Scope {
     /// The longest 13-smooth row the rule covers past `max_len` (`max_len` itself where no
     /// longer rows were timed).
     smooth_max_len: usize,
+    /// The longest row past `max_len` the rule covers whose pick runs Bluestein over the whole
+    /// row in blocks of fewer than [`BLUESTEIN_ROW_MAX_THREADS`] threads, whatever its factors
+    /// (`max_len` itself where no such rows were timed).
+    bluestein_max_len: usize,
     /// Rows the model lays out anew whose lane-group kernel ran slower than the heuristic's
     /// pick by 3% or more in both rounds of the A/B that timed it: they keep the pick. The
     /// A/Bs' CSVs are in docs/fft (seventy-sixth session: f32 even lengths,
@@ -76,6 +84,7 @@ const SCOPES: [Scope; 6] = [
         precision: Precision::F32,
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_ROW_LEN,
+        bluestein_max_len: MAX_ROW_LEN,
         measured_slower: &[151, 258, 292, 326, 354, 582, 1082, 1158, 1354, 1822, 2164, 2258, 2302, 2402, 2404, 2524, 2598, 2602, 2708, 3031, 3997, 5408],
     },
     Scope {
@@ -84,6 +93,7 @@ const SCOPES: [Scope; 6] = [
         precision: Precision::F32,
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
+        bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             159, 161, 165, 267, 365, 404, 411, 489, 505, 600, 652, 707, 708, 843, 872, 905, 1010, 1164, 1356, 1371, 1810, 2316, 2317, 2359, 2705,
             2708, 2742, 3031, 3987, 3997,
@@ -95,6 +105,7 @@ const SCOPES: [Scope; 6] = [
         precision: Precision::F32,
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
+        bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[65, 73, 151, 161, 267, 302, 353, 365, 404, 411, 652, 708, 905, 1145, 1164, 2316, 2359, 2708, 3031, 3436, 3530],
     },
     Scope {
@@ -103,6 +114,7 @@ const SCOPES: [Scope; 6] = [
         precision: Precision::F64,
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
+        bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             362, 394, 436, 445, 502, 591, 652, 772, 978, 1028, 1257, 1516, 1630, 1772, 1948, 1964, 2049, 2073, 2082, 2094, 2158, 2171, 2348, 2588,
             2644, 2722, 2785, 2827, 2855, 2863, 2908, 2918, 2965, 2995, 3004, 3028, 3169, 3338, 3386, 3398, 3418, 3439, 3506, 3510, 3667, 3676,
@@ -115,6 +127,7 @@ const SCOPES: [Scope; 6] = [
         precision: Precision::F64,
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
+        bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             53, 95, 106, 165, 190, 330, 445, 591, 724, 788, 890, 995, 1085, 1178, 1257, 1304, 1371, 1565, 2045, 2049, 2073, 2258, 2285, 2316,
             2827, 2855, 2863, 2933, 2965, 2995, 3025, 3130, 3199, 3227, 3260, 3544, 3629, 3667, 3896, 3928, 3997, 4004,
@@ -126,6 +139,7 @@ const SCOPES: [Scope; 6] = [
         precision: Precision::F64,
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
+        bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
             95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004, 1068, 1096, 1181, 1304, 1565, 1812, 1865,
             2062, 2149, 2191, 2458, 2524, 2554, 2933, 3025, 3032, 3092, 3169, 3227, 3260, 3544, 3629, 3653, 3667, 3707, 3730, 3787, 3896, 3898,
@@ -134,10 +148,27 @@ const SCOPES: [Scope; 6] = [
     },
 ];
 
+/// Blocks of at least this many threads keep the whole-warp layout in long whole-row
+/// Bluestein rows: the eightieth session timed `lane groups` over every third C2C f32 row past
+/// 4096 that offers it, two rounds (docs/BENCHMARKS.md): whole-row Bluestein picks under 512
+/// threads 3% faster at 162 of 174 rows and none slower by 3%; at 512 or more, 58 of 161
+/// faster and 20 slower; other cores 18 of 63 faster and 11 slower.
+const BLUESTEIN_ROW_MAX_THREADS: u32 = 512;
+
 impl Scope {
-    /// Whether the scope covers rows of `len` points.
+    /// Whether the scope may cover rows of `len` points: every such row but the long ones
+    /// `bluestein_max_len` names, which [`Scope::covers_pick`] tells apart by their pick.
     fn covers(&self, len: usize) -> bool {
-        len <= self.max_len || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13)
+        len <= self.max_len || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13) || len <= self.bluestein_max_len
+    }
+
+    /// Whether the scope covers the row the heuristic designs as `pick`.
+    fn covers_pick(&self, pick: &FftRecipe) -> bool {
+        let len = pick.core.len();
+        let whole_row_bluestein = matches!(pick.core, Core::Bluestein { len, factor, .. } if factor == len);
+        len <= self.max_len
+            || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13)
+            || (len <= self.bluestein_max_len && whole_row_bluestein && pick.threads_per_block() < BLUESTEIN_ROW_MAX_THREADS)
     }
 }
 
@@ -161,8 +192,9 @@ pub fn takes_lane_groups(problem: FftProblem, limits: DeviceLimits) -> Result<bo
 
 /// The rule's model half: [`takes_lane_groups`] before the measured exceptions.
 fn model_takes_lane_groups(problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
+    let Some(scope) = timed_scope(&problem) else { return Ok(false) };
     let pick = FftRecipe::design_row_by_heuristic(problem, limits)?;
-    if pick.wisdom_variant(limits).is_some() {
+    if !scope.covers_pick(&pick) || pick.wisdom_variant(limits).is_some() {
         return Ok(false);
     }
     let lanes = FftRecipe::design_row_by_heuristic(problem, lane_groups(limits))?;
@@ -184,7 +216,7 @@ pub fn lane_group_table(limits: DeviceLimits) -> Result<String> {
     );
     for scope in &SCOPES {
         let mut lens = Vec::new();
-        for len in (1..=scope.smooth_max_len).filter(|&len| scope.covers(len)) {
+        for len in (1..=scope.smooth_max_len.max(scope.bluestein_max_len)).filter(|&len| scope.covers(len)) {
             let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
             // Rows past one 1D launch that no launch holds (odd real rows past MAX_ROW_LEN,
             // rows whose shared memory outgrows the device) run in passes: nothing to lay out.
