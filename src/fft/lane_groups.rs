@@ -156,24 +156,28 @@ const SCOPES: [Scope; 6] = [
 const BLUESTEIN_ROW_MAX_THREADS: u32 = 512;
 
 impl Scope {
-    /// Whether the scope may cover rows of `len` points: every such row but the long ones
-    /// `bluestein_max_len` names, which [`Scope::covers_pick`] tells apart by their pick.
+    /// Whether the scope covers rows of `len` points whatever their pick: every length up to
+    /// `max_len`, the 13-smooth ones up to `smooth_max_len`.
+    fn covers_every_pick(&self, len: usize) -> bool {
+        len <= self.max_len || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13)
+    }
+
+    /// Whether the scope may cover rows of `len` points: those above, and the long ones up to
+    /// `bluestein_max_len`, which [`Scope::covers_pick`] tells apart by their pick.
     fn covers(&self, len: usize) -> bool {
-        len <= self.max_len || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13) || len <= self.bluestein_max_len
+        self.covers_every_pick(len) || len <= self.bluestein_max_len
     }
 
     /// Whether the scope covers the row the heuristic designs as `pick`.
     fn covers_pick(&self, pick: &FftRecipe) -> bool {
         let len = pick.core.len();
-        let whole_row_bluestein = matches!(pick.core, Core::Bluestein { len, factor, .. } if factor == len);
-        len <= self.max_len
-            || (len <= self.smooth_max_len && largest_prime_factor(len) <= 13)
-            || (len <= self.bluestein_max_len && whole_row_bluestein && pick.threads_per_block() < BLUESTEIN_ROW_MAX_THREADS)
+        let whole_row_bluestein = matches!(pick.core, Core::Bluestein { factor, .. } if factor == len);
+        self.covers_every_pick(len) || (len <= self.bluestein_max_len && whole_row_bluestein && pick.threads_per_block() < BLUESTEIN_ROW_MAX_THREADS)
     }
 }
 
-/// The `SCOPES` entry of `problem`'s kind and precision, if its length is one the
-/// lane-group layout was timed for.
+/// The `SCOPES` entry of `problem`'s kind and precision, if its length is one the entry may
+/// cover (`Scope::covers`).
 fn timed_scope(problem: &FftProblem) -> Option<&'static Scope> {
     SCOPES.iter().find(|s| s.kind == problem.kind && s.precision == problem.precision && s.covers(problem.len))
 }
