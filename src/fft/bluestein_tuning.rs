@@ -9,7 +9,7 @@
 use super::factor::{whole_row_bluestein_len, LARGEST_COMPOSITE_CODELET};
 use super::problem::Precision;
 use super::recipe::{DeviceLimits, FftRecipe, FftTuning, RealPacking};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 
 /// Whole-row Bluestein convolutions (of [`super::factor::FAST_CONVOLUTION_LENGTHS`]) whose f32
 /// C2C kernels ran faster packed in codelets of up to LARGEST_COMPOSITE_CODELET points than

@@ -32,7 +32,7 @@
 use super::factor::gcd;
 use super::problem::Precision;
 use super::recipe::{complex_bytes, DeviceLimits, FftRecipe};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 use super::strided::{StridedIo, Values};
 use crate::error::{Error, Result};
 use crate::Backend;

@@ -9,7 +9,7 @@
 
 use super::problem::{FftKind, Precision};
 use super::recipe::{FftRecipe, RealPacking};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 use super::strided::StridedIo;
 
 /// Threads a row from which staged rows read global memory in their first pass: rows of one

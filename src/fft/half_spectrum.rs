@@ -8,7 +8,7 @@
 
 use super::problem::{FftKind, Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe, FftTuning, RealPacking};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 
 /// Rows a block beyond which `with_c2r_first_pass_threads` leaves the pick alone (rows of 448
 /// points or fewer, measured 1.00x).

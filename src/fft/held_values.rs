@@ -12,7 +12,7 @@
 
 use super::problem::{FftKind, Precision};
 use super::recipe::{DeviceLimits, FftRecipe, RealPacking};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 
 /// Most complex values a thread of an f32 row may hold in one pass (128 registers) before the
 /// row takes more threads; a pass of one butterfly of a wider codelet holds that codelet.

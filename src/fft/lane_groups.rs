@@ -188,15 +188,14 @@ fn timed_scope(problem: &FftProblem) -> Option<&'static Scope> {
 /// (`Scope::measured_slower`). Where the model counts the two alike or within the margin, the
 /// lane-group layouts ran 0.98x-0.99x (R2C 36: 0.87 -> 0.84 of copy on a tie).
 pub fn takes_lane_groups(problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
-    if timed_scope(&problem).is_none_or(|s| s.measured_slower.contains(&problem.len)) {
-        return Ok(false);
+    match timed_scope(&problem) {
+        Some(scope) if !scope.measured_slower.contains(&problem.len) => model_takes_lane_groups(scope, problem, limits),
+        _ => Ok(false),
     }
-    model_takes_lane_groups(problem, limits)
 }
 
-/// The rule's model half: [`takes_lane_groups`] before the measured exceptions.
-fn model_takes_lane_groups(problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
-    let Some(scope) = timed_scope(&problem) else { return Ok(false) };
+/// The rule's model half: [`takes_lane_groups`] in `scope` before the measured exceptions.
+fn model_takes_lane_groups(scope: &Scope, problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
     let pick = FftRecipe::design_row_by_heuristic(problem, limits)?;
     if !scope.covers_pick(&pick) || pick.wisdom_variant(limits).is_some() {
         return Ok(false);
@@ -224,11 +223,11 @@ pub fn lane_group_table(limits: DeviceLimits) -> Result<String> {
             let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
             // Rows past one 1D launch that no launch holds (odd real rows past MAX_ROW_LEN,
             // rows whose shared memory outgrows the device) run in passes: nothing to lay out.
-            if len > MAX_SINGLE_LAUNCH_LEN && FftRecipe::design_row_by_heuristic(problem, limits).is_err() {
-                continue;
-            }
-            if takes_lane_groups(problem, limits)? {
-                lens.push(len.to_string());
+            match takes_lane_groups(problem, limits) {
+                Ok(true) => lens.push(len.to_string()),
+                Ok(false) => {}
+                Err(_) if len > MAX_SINGLE_LAUNCH_LEN => {}
+                Err(e) => return Err(e),
             }
         }
         text += &format!("{}\t{}\n", scope.name, lens.join(","));
@@ -290,7 +289,7 @@ mod tests {
             for &len in scope.measured_slower {
                 let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
                 assert!(timed_scope(&problem).is_some(), "{name} {len}: outside the rule's scope");
-                assert!(model_takes_lane_groups(problem, DeviceLimits::H200).unwrap(), "{name} {len}: the model keeps the pick");
+                assert!(model_takes_lane_groups(scope, problem, DeviceLimits::H200).unwrap(), "{name} {len}: the model keeps the pick");
                 assert!(!takes_lane_groups(problem, DeviceLimits::H200).unwrap(), "{name} {len}");
             }
         }

@@ -12,7 +12,7 @@
 
 use super::problem::{FftKind, Precision};
 use super::recipe::{DeviceLimits, FftRecipe};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 
 /// Longest f32 row of one DFT of its prime (N = p) that takes 16 rows a block across. Measured
 /// on an H200 (forty-fourth session, `--suite variants`, two rounds, the slower round's ratio):

@@ -9,7 +9,7 @@ use super::codegen::{fft_source, TableLayout};
 use super::problem::{Direction, FftKind, FftProblem, Placement, Precision};
 use super::bank_conflicts::BankModel;
 use super::recipe::{DeviceLimits, FftRecipe, RealPacking, TwiddleSource};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 use super::tables::{bluestein_filter_spectrum, chirp, rader_filter_spectrum, rader_index_tables, table_bytes, twiddles, RootDigits};
 use crate::device::{Arg, Device, DeviceBuffer, Grid, Program};
 use crate::Backend;

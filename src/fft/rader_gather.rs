@@ -13,8 +13,8 @@
 //! wisdom measured it faster at a length.
 
 use super::problem::{FftKind, Precision};
-use super::recipe::{FftRecipe};
-use super::transform_core::{Core};
+use super::recipe::FftRecipe;
+use super::transform_core::Core;
 
 /// Longest row that gathers from global memory by the rule: the lengths measured; the longer
 /// rows of N-d and multi-pass plans load as before.

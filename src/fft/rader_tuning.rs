@@ -15,7 +15,7 @@
 use super::fewer_passes::RADER_FEWER_PASSES_MIN_DFTS;
 use super::problem::{Precision, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{DeviceLimits, FftRecipe};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 
 /// Registers a thread that a three-block launch bound must leave where the row's largest
 /// codelet has [`RADER_LONG_CODELET`] points or more.

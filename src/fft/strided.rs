@@ -22,7 +22,7 @@ use super::problem::{FftKind, FftProblem, Precision};
 use super::factor::{is_smooth, StockhamModel, LARGEST_COMPOSITE_CODELET};
 use super::fewer_passes::fewest_pass_radices;
 use super::recipe::{complex_bytes, DeviceLimits, FftRecipe, TwiddleSource};
-use super::transform_core::{Core};
+use super::transform_core::Core;
 use super::tables::RootDigits;
 use crate::error::{Error, Result};
 use crate::kernel::cache::hash_parts;

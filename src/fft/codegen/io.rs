@@ -8,8 +8,8 @@
 use super::KernelWriter;
 use crate::kernel::SourceWriter;
 use crate::fft::problem::{FftKind, Precision};
-use crate::fft::recipe::{RealPacking};
-use crate::fft::transform_core::{Core};
+use crate::fft::recipe::RealPacking;
+use crate::fft::transform_core::Core;
 
 impl KernelWriter<'_> {
     /// Defines `read_input(in, tables, row, j, c, sign)`: value i = j + c of the complex core's

@@ -7,7 +7,7 @@
 use super::strided::StepTwiddleGroups;
 use super::KernelWriter;
 use crate::fft::problem::FftKind;
-use crate::fft::recipe::{TwiddleSource};
+use crate::fft::recipe::TwiddleSource;
 use crate::fft::transform_core::{Core, Stage};
 
 /// Where a transform's first pass reads its values.

@@ -19,8 +19,8 @@
 
 use super::passes::{Sink, Source};
 use super::KernelWriter;
-use crate::fft::recipe::{FftRecipe};
-use crate::fft::transform_core::{Core};
+use crate::fft::recipe::FftRecipe;
+use crate::fft::transform_core::Core;
 use crate::fft::strided::{AxisIndex, BatchDim, Chirp, ChirpStep, SideLayout, StridedIo, Values};
 use crate::fft::tables::RootDigits;
 use crate::kernel::SourceWriter;
