@@ -6,6 +6,9 @@
 //! -9n` a new campaign's CSVs before naming them; plain .csv files are read as well).
 //! With `--check` first, writes nothing and fails where the committed table differs. Otherwise,
 //! after writing it, names the entries their pick's last round did not time (see `--stale`).
+//! With `--add` first, the CSVs named are a new campaign's rounds, taken after those the
+//! committed table was generated from (its second line names them):
+//! `cargo run --release --example fft_wisdom -- --add docs/fft/NEW-round1.csv.gz docs/fft/NEW-round2.csv.gz`.
 //!
 //! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
 //! the table: for each pick whose entry the pick's last round did not time (`stale_searches`),
@@ -38,6 +41,9 @@ fn main() {
     });
     if stale_dir.is_some() && args.is_empty() {
         args = wisdom_sources(HOPPER_WISDOM);
+    }
+    if args.first().map(String::as_str) == Some("--add") {
+        args = with_committed_sources(args.split_off(1));
     }
     let texts: Vec<(String, String)> = args
         .iter()
@@ -102,6 +108,20 @@ fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
     let timings: usize = stale.iter().map(|s| s.paths.len()).sum();
     eprintln!("{} stale picks; {} runs (one a suite and path), {timings} timings of a path", stale.len(), var_runs.len());
     println!("{}", var_runs.join(";"));
+}
+
+/// The CSVs the committed table was generated from, then `added`: a round named twice would
+/// count twice, so one the table already takes is refused.
+fn with_committed_sources(added: Vec<String>) -> Vec<String> {
+    if added.is_empty() {
+        fail("--add needs the new campaign's CSVs, e.g. --add docs/fft/NEW-round1.csv.gz docs/fft/NEW-round2.csv.gz");
+    }
+    let mut sources = wisdom_sources(HOPPER_WISDOM);
+    if let Some(again) = added.iter().find(|a| sources.contains(a)) {
+        fail(&format!("{again} is already among the CSVs {TABLE} was generated from: name only the new ones after --add"));
+    }
+    sources.extend(added);
+    sources
 }
 
 /// A CSV's text, gunzipped where its name ends in .gz.
