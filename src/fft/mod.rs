@@ -73,6 +73,7 @@ mod recipe;
 mod rows_per_block;
 mod split_costs;
 pub mod strided;
+mod strided_design;
 pub mod reference;
 pub mod tables;
 mod transform_core;

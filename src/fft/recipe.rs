@@ -122,10 +122,10 @@ pub struct FftTuning {
     pub prime_factor_convolution: bool,
     /// A strided pass's four-step twiddles applied by its core's last radix pass in groups,
     /// A G\[a\] F\[c\], instead of one table product a value as it writes (see
-    /// `FftRecipe::groups_step_twiddles`, strided.rs, where the planner decides it, and
+    /// `FftRecipe::groups_step_twiddles`, strided_design.rs, where the planner decides it, and
     /// codegen/strided.rs's `StepTwiddleGroups`). False for every other kernel.
     pub grouped_step_twiddles: bool,
-    /// A strided pass whose rows are grids (`FftRecipe::design_column_grid`, strided.rs):
+    /// A strided pass whose rows are grids (`FftRecipe::design_column_grid`, strided_design.rs):
     /// several neighbouring rows a block, interleaved in shared memory as any strided pass's,
     /// each row's values `stride` apart and transformed along every axis of the grid. False
     /// for every other kernel, strided grids of one a block (`design_strided_grid`) too.

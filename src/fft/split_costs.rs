@@ -6,7 +6,7 @@
 use super::factor::{is_smooth, largest_prime_factor};
 use super::problem::{Precision, MAX_ROW_LEN, MAX_SINGLE_LAUNCH_LEN};
 use super::recipe::{complex_bytes, DeviceLimits};
-use super::strided::column_grid_bytes;
+use super::strided_design::column_grid_bytes;
 
 /// Relative time of a pass of grids of `rows` x n (`values` complex values in all) each in a
 /// block's shared memory, as `pass_cost`, by the blocks a multiprocessor holds at once: a 64 x

@@ -36,7 +36,7 @@ pub fn interleaved_stride(recipe: &FftRecipe) -> usize {
 /// A strided pass's four-step twiddle e^{-2 pi i step x/N} (value x of a row whose step index
 /// is `step`), applied in registers by the core's last pass instead of by `write_value`, where
 /// the planner asks for it (`FftTuning::grouped_step_twiddles`; why and where, in
-/// `FftRecipe::groups_step_twiddles`, fft/strided.rs). That pass's butterfly o holds values
+/// `FftRecipe::groups_step_twiddles`, fft/strided_design.rs). That pass's butterfly o holds values
 /// x = o + i ns (i < radix), whose twiddles are A G[a] F[c] for i = a group + c: A at x = o,
 /// G[a] at x = a group ns, F[c] at x = c ns. A butterfly so reads 1 + (group - 1) +
 /// (ceil(radix / group) - 1) twiddles instead of one a value (11 for radix 32); relative error
