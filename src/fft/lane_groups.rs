@@ -16,9 +16,10 @@
 //! (seventy-sixth session); f32 odd R2C 185 1.044x and C2R 189 1.049x, f64 C2C 1181 1.09x-1.10x,
 //! R2C 312 1.132x and C2R 311 1.118x up to 1024 (seventy-seventh); f64 R2C 969 1.136x and C2R
 //! 984 1.132x from 1025 to 4096 (seventy-eighth); 13-smooth C2C f32 rows from 4097 to 16384, 38
-//! lengths, 1.044x (seventy-ninth); the long whole-row Bluestein rows were timed as the
-//! variant `lane groups` only, a third of them (eightieth: 162 of 174 3% faster, none slower
-//! by 3%). The seventy-ninth session's A/B of 13-smooth R2C and C2R
+//! lengths, 1.044x (seventy-ninth); the long whole-row Bluestein rows under 512 threads first
+//! as the variant `lane groups`, a third of them (eightieth: 162 of 174 3% faster, none slower
+//! by 3%), then the 343 the rule added, 6497..8189, 1.045x (eighty-first: 332 faster by 3%,
+//! none slower). The seventy-ninth session's A/B of 13-smooth R2C and C2R
 //! f32 rows from 4097 to 32768 found 1.004x for each over 92 and 89 lengths, C2R 10 of them
 //! slower by 3%, and R2C 16384 x4096 0.97x in the large-1d suite, so real rows past 4096
 //! keep the whole-warp model, as do the other rows past one 1D launch (not timed).
@@ -152,7 +153,9 @@ const SCOPES: [Scope; 6] = [
 /// Bluestein rows: the eightieth session timed `lane groups` over every third C2C f32 row past
 /// 4096 that offers it, two rounds (docs/BENCHMARKS.md): whole-row Bluestein picks under 512
 /// threads 3% faster at 162 of 174 rows and none slower by 3%; at 512 or more, 58 of 161
-/// faster and 20 slower; other cores 18 of 63 faster and 11 slower.
+/// faster and 20 slower; other cores 18 of 63 faster and 11 slower. The eighty-first timed the
+/// rest as the variant (464 rows: 142 faster, 47 slower; under 512 threads 5 of 33 faster, none
+/// slower) and A/B-timed the 343 rows this bound admits: 1.045x, none slower.
 const BLUESTEIN_ROW_MAX_THREADS: u32 = 512;
 
 impl Scope {
