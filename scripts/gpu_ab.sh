@@ -33,7 +33,7 @@ t0=$(date +%s)
 # (in the sixtieth session's first call that warm-up took 337 of 595 s). Suites in passes
 # (large-1d, 2d, 3d, layouts, strided) have no `--compile-only`: they compile as round 1
 # times them.
-compiles_only() { case "$1" in sweep|f64|real|real-f64|variants*) true ;; *) false ;; esac; }
+compiles_only() { case "$1" in sweep|f64|real|r2c|c2r|real-f64|variants*) true ;; *) false ;; esac; }
 expand() { case "$1" in @*) cat ".gpu/${1#@}";; *) echo "$1";; esac; }
 IFS=';' read -ra AB <<< "${AB_RUNS:-}"
 IFS=';' read -ra VR <<< "${VAR_RUNS:-}"

@@ -145,6 +145,26 @@ fn compile_only_fills_the_kernel_cache() {
     assert!(!ok && err.contains("--compile-only compiles the kernels of the FFT suites sweep"), "{err}");
 }
 
+/// `--suite r2c` and `--suite c2r` are the two halves of `real`, each alone (so that a run of
+/// C2R rows does not follow minutes of R2C ones): one table each, of that kind only.
+#[test]
+fn r2c_and_c2r_suites_time_one_kind_each() {
+    let d = &common::devices()[0];
+    let dir = Scratch::new("one-real-kind");
+    for (suite, kernel) in [("r2c", "fft_r2c_f32_n36_half_"), ("c2r", "fft_c2r_f32_n36_half_")] {
+        let csv = dir.path(&format!("{suite}.csv"));
+        let args = ["bench", "fft", "--suite", suite, "--sizes", "36", "--compile-only", "--csv", &csv, "--device", &d.id()];
+        let o = coalesce(&args).env("COALESCE_CACHE", dir.path("cache")).output().unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{suite}: {out}\n{err}");
+        let table = std::fs::read_to_string(&csv).unwrap();
+        let rows: Vec<&str> = table.lines().skip(1).collect();
+        assert_eq!(rows.len(), 1, "{suite}:\n{table}");
+        assert!(rows[0].starts_with(&format!("36,planned,{kernel}")), "{suite}:\n{table}");
+        assert!(!std::path::Path::new(&dir.path(&format!("{suite}-2.csv"))).exists(), "{suite} wrote a second table:\n{out}");
+    }
+}
+
 /// The one-launch suites take named rows past 4096 points, planned as multi-pass plans run them
 /// in one launch, and say which named lengths no launch holds.
 #[test]

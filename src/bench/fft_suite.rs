@@ -2,7 +2,7 @@
 //! as fractions of the driver's device-to-device copy bandwidth.
 //!
 //! Suites: `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
-//! C2R f32, even N), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk
+//! C2R f32, even N; `r2c` and `c2r` each half alone), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk
 //! cache, memory cache) and, with `--accuracy`, the relative L2 error against rustfft in f64
 //! beside cuFFT's. With `--sizes`, the sweep, f64 and real suites also time rows past 4096
 //! points, as N-d and multi-pass plans run them in one launch. The multi-pass
@@ -27,6 +27,12 @@ pub enum FftSuite {
     Sweep,
     F64,
     Real,
+    /// R2C f32 alone, the lengths of `Real`.
+    R2c,
+    /// C2R f32 alone, the lengths of `Real`: on an H200 the long C2R rows of a whole `Real` run
+    /// come after minutes of R2C at the power limit, and ran 0.65-0.75 of copy there against
+    /// 0.85-0.95 alone (eighty-second session).
+    C2r,
     /// R2C and C2R in f64, the lengths of `Real`.
     RealF64,
     Plan,
@@ -56,10 +62,12 @@ pub enum FftSuite {
 }
 
 impl FftSuite {
-    pub const ALL: [FftSuite; 17] = [
+    pub const ALL: [FftSuite; 19] = [
         FftSuite::Sweep,
         FftSuite::F64,
         FftSuite::Real,
+        FftSuite::R2c,
+        FftSuite::C2r,
         FftSuite::RealF64,
         FftSuite::Plan,
         FftSuite::Accuracy,
@@ -83,6 +91,8 @@ impl FftSuite {
             FftSuite::Sweep => "sweep",
             FftSuite::F64 => "f64",
             FftSuite::Real => "real",
+            FftSuite::R2c => "r2c",
+            FftSuite::C2r => "c2r",
             FftSuite::RealF64 => "real-f64",
             FftSuite::Plan => "plan",
             FftSuite::Accuracy => "accuracy",
@@ -97,6 +107,17 @@ impl FftSuite {
             FftSuite::ThreeD => "3d",
             FftSuite::Strided => "strided",
             FftSuite::Layouts => "layouts",
+        }
+    }
+
+    /// For the real suites, the precision and kinds they time, in order; None for the others.
+    fn real_kinds(self) -> Option<(Precision, &'static [FftKind])> {
+        match self {
+            FftSuite::Real => Some((Precision::F32, &[FftKind::R2C, FftKind::C2R])),
+            FftSuite::R2c => Some((Precision::F32, &[FftKind::R2C])),
+            FftSuite::C2r => Some((Precision::F32, &[FftKind::C2R])),
+            FftSuite::RealF64 => Some((Precision::F64, &[FftKind::R2C, FftKind::C2R])),
+            _ => None,
         }
     }
 
@@ -116,7 +137,7 @@ impl FftSuite {
     /// Whether `--compile-only` applies: the one-launch throughput and variants suites, whose
     /// kernels are planned before anything is timed.
     pub fn compiles_only(self) -> bool {
-        matches!(self, FftSuite::Sweep | FftSuite::F64 | FftSuite::Real | FftSuite::RealF64) || self.variants_of().is_some()
+        matches!(self, FftSuite::Sweep | FftSuite::F64) || self.real_kinds().is_some() || self.variants_of().is_some()
     }
 
     pub fn from_name(name: &str) -> Result<FftSuite> {
@@ -181,10 +202,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig) -> Result<Vec<Table>> {
                 let sizes = opts.named_or(suite, MAX_ROW_LEN, || smooth_and_sampled(if cfg.quick { 64 } else { 2048 }, 4096, 1, 13));
                 tables.extend(throughput(device, cfg, FftKind::C2C, Precision::F64, sizes)?);
             }
-            FftSuite::Real | FftSuite::RealF64 => {
-                let precision = if suite == FftSuite::Real { Precision::F32 } else { Precision::F64 };
+            FftSuite::Real | FftSuite::R2c | FftSuite::C2r | FftSuite::RealF64 => {
+                let (precision, kinds) = suite.real_kinds().expect("a real suite");
                 let sizes = opts.named_or(suite, MAX_REAL_ROW_LEN, || smooth_and_sampled(if cfg.quick { 64 } else { 4096 }, 4096, 2, 13));
-                for kind in [FftKind::R2C, FftKind::C2R] {
+                for &kind in kinds {
                     tables.extend(throughput(device, cfg, kind, precision, sizes.clone())?);
                 }
             }

@@ -54,7 +54,7 @@ enum Command {
         #[arg(long)]
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
-        /// real-f64 (the same in f64), plan (creation time), accuracy, variants (the
+        /// r2c and c2r (each half of real alone), real-f64 (the same in f64), plan (creation time), accuracy, variants (the
         /// heuristic's kernel beside recipes one tuning choice away; --sizes picks the
         /// lengths), variants-f64 (the same in f64),
         /// variants-r2c and variants-c2r (f32 real transforms of even length),
@@ -83,7 +83,7 @@ enum Command {
         /// ("mirror pairs / threads /2") times the recipe those steps reach from the pick.
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
-        /// FFT suites sweep, f64, real, real-f64 and variants*: compile every kernel they
+        /// FFT suites sweep, f64, real, r2c, c2r, real-f64 and variants*: compile every kernel they
         /// would time, into the disk cache, and time nothing (warms a cache before timed runs).
         #[arg(long)]
         compile_only: bool,
@@ -187,7 +187,7 @@ pub fn run() -> Result<()> {
             }
             if compile_only && (accuracy || suites != [Suite::Fft] || fft_suites.is_empty() || !fft_suites.iter().all(|s| s.compiles_only())) {
                 return Err(Error::InvalidArgument(
-                    "--compile-only compiles the kernels of the FFT suites sweep, f64, real, real-f64 and variants*: run `bench fft` naming only those with --suite".into(),
+                    "--compile-only compiles the kernels of the FFT suites sweep, f64, real, r2c, c2r, real-f64 and variants*: run `bench fft` naming only those with --suite".into(),
                 ));
             }
             let mut fft = FftBenchOptions { suites: fft_suites, sizes: Vec::new(), variants, compile_only };
