@@ -2,11 +2,11 @@
 //! as fractions of the driver's device-to-device copy bandwidth.
 //!
 //! Suites: `sweep` (C2C f32 forward, every N in 2..=4096), `f64` (C2C f64), `real` (R2C and
-//! C2R f32, even N; `r2c` and `c2r` each half alone), `real-f64` (the same in f64), `plan` (plan creation: cold compile, disk
-//! cache, memory cache) and, with `--accuracy`, the relative L2 error against rustfft in f64
-//! beside cuFFT's. With `--sizes`, the sweep, f64 and real suites also time rows past 4096
-//! points, as N-d and multi-pass plans run them in one launch. The multi-pass
-//! suites (`large-1d`, `2d`, `3d`, `strided`) are in fft_nd_suite.rs.
+//! C2R f32, even N; `r2c` and `c2r` each half alone), `real-f64` (the same in f64), `plan`
+//! (plan creation: cold compile, disk cache, memory cache) and, with `--accuracy`, the relative
+//! L2 error against rustfft in f64 beside cuFFT's. With `--sizes`, the sweep, f64 and real
+//! suites also time rows past 4096 points, as N-d and multi-pass plans run them in one launch.
+//! The multi-pass suites (`large-1d`, `2d`, `3d`, `strided`) are in fft_nd_suite.rs.
 
 use std::time::Instant;
 
@@ -29,9 +29,11 @@ pub enum FftSuite {
     Real,
     /// R2C f32 alone, the lengths of `Real`.
     R2c,
-    /// C2R f32 alone, the lengths of `Real`: on an H200 the long C2R rows of a whole `Real` run
-    /// come after minutes of R2C at the power limit, and ran 0.65-0.75 of copy there against
-    /// 0.85-0.95 alone (eighty-second session).
+    /// C2R f32 alone, the lengths of `Real`, so that C2R can be timed first on a cool device:
+    /// an H200 reaches its 700 W power cap within seconds of any run and clocks lower as it
+    /// warms, and the arithmetic-heavy C2R rows (1470, 2646, 3822, 3850) ran 0.65-0.72 of copy
+    /// after a whole R2C table, 0.86-0.89 as the first run on a fresh machine (eighty-second
+    /// session, docs/BENCHMARKS.md).
     C2r,
     /// R2C and C2R in f64, the lengths of `Real`.
     RealF64,

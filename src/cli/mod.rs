@@ -54,9 +54,9 @@ enum Command {
         #[arg(long)]
         markdown: bool,
         /// FFT suites to run: sweep (C2C f32, every N in 2..=4096), f64, real (R2C and C2R),
-        /// r2c and c2r (each half of real alone), real-f64 (the same in f64), plan (creation time), accuracy, variants (the
-        /// heuristic's kernel beside recipes one tuning choice away; --sizes picks the
-        /// lengths), variants-f64 (the same in f64),
+        /// r2c and c2r (each half of real alone), real-f64 (the same in f64), plan (creation
+        /// time), accuracy, variants (the heuristic's kernel beside recipes one tuning choice
+        /// away; --sizes picks the lengths), variants-f64 (the same in f64),
         /// variants-r2c and variants-c2r (f32 real transforms of even length),
         /// variants-r2c-f64 and variants-c2r-f64 (the same in f64); in
         /// passes: large-1d, 2d, 3d, layouts (axis subsets and strides), strided (rows per
@@ -83,8 +83,9 @@ enum Command {
         /// ("mirror pairs / threads /2") times the recipe those steps reach from the pick.
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
-        /// FFT suites sweep, f64, real, r2c, c2r, real-f64 and variants*: compile every kernel they
-        /// would time, into the disk cache, and time nothing (warms a cache before timed runs).
+        /// FFT suites sweep, f64, real, r2c, c2r, real-f64 and variants*: compile every kernel
+        /// they would time, into the disk cache, and time nothing (warms a cache before timed
+        /// runs).
         #[arg(long)]
         compile_only: bool,
         /// Permute suite: time this one f32 permute instead (numpy shape, slowest axis first,
