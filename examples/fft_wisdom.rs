@@ -13,10 +13,10 @@
 //! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
 //! the table: for each pick whose entry the pick's last round did not time (`stale_searches`),
 //! that entry and every rival winner the round did not time either are to be timed again beside
-//! it. Writes the lengths of each (suite, path) to DIR/stale-K.txt and prints the `gpu_ab.sh`
-//! VAR_RUNS that time them:
-//! `BINS=new ROUNDS=0 VAR_ROUNDS=1 VAR_RUNS="..." bash .gpu/gpu_ab.sh`, one round a call, then
-//! `python3 scripts/merge_variant_runs.py` over each round's CSVs, and regenerate with them.
+//! it. Prints the `gpu_ab.sh` VAR_RUNS that time them, one run a length with all its paths, and
+//! writes them to DIR/stale-runs.txt:
+//! `BINS=new ROUNDS=0 VAR_ROUNDS=2 VAR_RUNS="$(cat .gpu/stale-runs.txt)" bash .gpu/gpu_ab.sh`,
+//! then `python3 scripts/merge_variant_runs.py` over each round's CSVs, and regenerate with them.
 
 use std::collections::BTreeMap;
 
@@ -84,29 +84,33 @@ fn report_stale(rounds: &[(&str, &str)]) {
 }
 
 /// The VAR_RUNS that time each stale pick's paths (`StaleSearch::paths`) again beside it: one
-/// run a (suite, path), its lengths in DIR/stale-K.txt.
+/// run a (suite, length) naming all its paths, so that its rivals are timed in one run beside
+/// one another. (Until the eighty-second session one run a (suite, path) over its lengths: 154
+/// processes for 12 picks, each starting a device and timing cuFFT and the copy again; by
+/// length, 12.) Written to DIR/stale-runs.txt too, as the list is long.
 fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
     let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
-    let mut runs: BTreeMap<(&str, String), Vec<usize>> = BTreeMap::new();
+    let mut runs: BTreeMap<(&str, usize), Vec<String>> = BTreeMap::new();
     for s in &stale {
         let of = (s.problem.kind, s.problem.precision);
         let suite = FftSuite::ALL.into_iter().find(|f| f.variants_of() == Some(of)).expect("a variants suite for every kind and precision");
-        for path in &s.paths {
-            runs.entry((suite.name(), path.clone())).or_default().push(s.problem.len);
+        runs.entry((suite.name(), s.problem.len)).or_default().extend(s.paths.iter().cloned());
+    }
+    let mut var_runs = Vec::new();
+    for ((suite, len), mut paths) in runs {
+        paths.sort();
+        paths.dedup();
+        // `--variants` splits its list at commas, which no variant name holds.
+        if let Some(p) = paths.iter().find(|p| p.contains(',')) {
+            fail(&format!("stale path '{p}' holds a comma, which --variants would split"));
         }
+        var_runs.push(format!("{suite}|{len}|{}", paths.join(",")));
     }
     std::fs::create_dir_all(dir).unwrap_or_else(|e| fail(&format!("cannot create {dir}: {e}")));
-    let mut var_runs = Vec::new();
-    for (k, ((suite, path), mut lengths)) in runs.into_iter().enumerate() {
-        lengths.sort_unstable();
-        lengths.dedup();
-        let name = format!("stale-{k}.txt");
-        let list = lengths.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-        std::fs::write(format!("{dir}/{name}"), list + "\n").unwrap_or_else(|e| fail(&format!("cannot write {dir}/{name}: {e}")));
-        var_runs.push(format!("{suite}|@{name}|{path}"));
-    }
+    let runs_file = format!("{dir}/stale-runs.txt");
+    std::fs::write(&runs_file, var_runs.join(";")).unwrap_or_else(|e| fail(&format!("cannot write {runs_file}: {e}")));
     let timings: usize = stale.iter().map(|s| s.paths.len()).sum();
-    eprintln!("{} stale picks; {} runs (one a suite and path), {timings} timings of a path", stale.len(), var_runs.len());
+    eprintln!("{} stale picks; {} runs (one a suite and length, in {runs_file}), {timings} timings of a path", stale.len(), var_runs.len());
     println!("{}", var_runs.join(";"));
 }
 

@@ -9,8 +9,9 @@ their runs. Writes OUTDIR/SUITE.csv for each suite named.
 
 Why merge, and why keep only a row's first timing: `fft_wisdom` counts each CSV as one round,
 and a (pick, variant, kernel) that one CSV holds twice it drops as ambiguous. A length that
-several runs time (`fft_wisdom --stale` gives one run to each path, and `--variants PATH`
-times the table's own entry beside it each time) would lose its entry that way. Each row's gain
+several runs time (`fft_wisdom --stale` gave one run to each path until the eighty-second
+session, and `--variants PATH` times the table's own entry beside it each time; a campaign may
+time a length in two runs) would lose its entry that way. Each row's gain
 is over the pick timed in its own run, so any one of its timings stands; the first is kept.
 """
 import collections
