@@ -87,7 +87,9 @@ fn report_stale(rounds: &[(&str, &str)]) {
 /// run a (suite, length) naming all its paths, so that its rivals are timed in one run beside
 /// one another. (Until the eighty-second session one run a (suite, path) over its lengths: 154
 /// processes for 12 picks, each starting a device and timing cuFFT and the copy again; by
-/// length, 12.) Written to DIR/stale-runs.txt too, as the list is long.
+/// length, 12.) Written to DIR/stale-runs.txt too, as the list is long. Two paths of a length
+/// that reach one kernel are timed once, under the first name (the variants suite times a
+/// kernel once a run): the other stays stale, for the next `--stale`.
 fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
     let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
     let mut runs: BTreeMap<(&str, usize), Vec<String>> = BTreeMap::new();
