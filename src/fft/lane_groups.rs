@@ -191,10 +191,15 @@ fn timed_scope(problem: &FftProblem) -> Option<&'static Scope> {
 /// (`Scope::measured_slower`). Where the model counts the two alike or within the margin, the
 /// lane-group layouts ran 0.98x-0.99x (R2C 36: 0.87 -> 0.84 of copy on a tie).
 pub fn takes_lane_groups(problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
-    match timed_scope(&problem) {
-        Some(scope) if !scope.measured_slower.contains(&problem.len) => model_takes_lane_groups(scope, problem, limits),
-        _ => Ok(false),
+    timed_scope(&problem).map_or(Ok(false), |scope| scope_takes_lane_groups(scope, problem, limits))
+}
+
+/// [`takes_lane_groups`] for a row `scope` covers (`Scope::covers`).
+fn scope_takes_lane_groups(scope: &Scope, problem: FftProblem, limits: DeviceLimits) -> Result<bool> {
+    if scope.measured_slower.contains(&problem.len) {
+        return Ok(false);
     }
+    model_takes_lane_groups(scope, problem, limits)
 }
 
 /// The rule's model half: [`takes_lane_groups`] in `scope` before the measured exceptions.
@@ -226,7 +231,7 @@ pub fn lane_group_table(limits: DeviceLimits) -> Result<String> {
             let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
             // Rows past one 1D launch that no launch holds (odd real rows past MAX_ROW_LEN,
             // rows whose shared memory outgrows the device) run in passes: nothing to lay out.
-            match takes_lane_groups(problem, limits) {
+            match scope_takes_lane_groups(scope, problem, limits) {
                 Ok(true) => lens.push(len.to_string()),
                 Ok(false) => {}
                 Err(_) if len > MAX_SINGLE_LAUNCH_LEN => {}
