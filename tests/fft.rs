@@ -84,6 +84,10 @@ fn real_f32_even_and_odd() {
             problems.push(FftProblem::r2c(n, 2));
             problems.push(FftProblem::c2r(n, 2));
         }
+        // C2R blocks of several rows loading their pairs row by row: 572 (5 rows; pair m/2 in
+        // the part-full last trip), 364 (10 rows of 14 threads), 250 (odd m), 146 and 218
+        // (Rader's cores); 15 rows, so that a last block holds fewer and reads its last row again.
+        problems.extend([146, 218, 250, 364, 572].map(|n| FftProblem::c2r(n, 15)));
         for n in [6, 7, 97, 128, 720] {
             problems.push(FftProblem::r2c(n, 2).in_place());
             problems.push(FftProblem::c2r(n, 2).in_place());

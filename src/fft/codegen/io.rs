@@ -285,6 +285,9 @@ impl KernelWriter<'_> {
     /// In a block of one row, trip k's pair is i = tid + kT (T threads), so its twiddle W^i is
     /// W^tid, read once, times the constant W^kT: no table read a pair.
     fn load_half_spectrum_pairs(&mut self) {
+        if self.loads_pairs_by_row() {
+            return self.load_half_spectrum_pairs_by_row();
+        }
         let p = self.r.problem;
         let m = p.len / 2;
         let apart = p.row_elements().0;
@@ -302,9 +305,9 @@ impl KernelWriter<'_> {
             self.w.line(format!("const real step_im[{trips}] = {{{}}};", list(f64::sin)));
         }
         let fetch = |w: &mut SourceWriter| {
-            w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
-            w.line("xa[kk] = X[i];");
-            w.line(format!("xb[kk] = X[{m}u - i];"));
+            // One 32-bit index an access: through a row pointer, NVRTC added each offset in 64 bits.
+            w.line(format!("xa[kk] = in_rows[row * {apart}u + i];"));
+            w.line(format!("xb[kk] = in_rows[row * {apart}u + {m}u - i];   /* X[m - i] */"));
             if !stepped {
                 w.line(format!("xw[kk] = tables[{real_twiddles}u + i];"));
             }
@@ -323,6 +326,84 @@ impl KernelWriter<'_> {
         };
         let arrays: &[&str] = if stepped { &["xa", "xb"] } else { &["xa", "xb", "xw"] };
         self.row_loop_fetched(m / 2 + 1, arrays, fetch, body);
+    }
+
+    /// Whether C2R's pair load takes a row's pairs on the row's own threads
+    /// (`load_half_spectrum_pairs_by_row`): blocks of several rows, one a group of threads,
+    /// each group's run of loads at least PAIR_RUN_BYTES.
+    fn loads_pairs_by_row(&self) -> bool {
+        let t = &self.r.tuning;
+        let run = t.threads_per_transform as u64 * crate::fft::recipe::complex_bytes(self.r.problem.precision);
+        t.transforms_per_block > 1 && !t.lanes_across_rows && run >= PAIR_RUN_BYTES
+    }
+
+    /// C2R's pair load in blocks of several rows: thread t of row s takes pairs i = t + q w
+    /// (w threads a row), so each of a trip's three loads, X[i], X[m-i] and W^i, is a pointer
+    /// set once plus a literal. The flat loop (`row_loop_fetched`) split each trip's e into
+    /// row and i and addressed it anew: C2R 572's load phase issued 444 SASS instructions
+    /// (209 integer), where its R2C reads as many values in 47 integer instructions. Rows
+    /// past the batch (the last block's) read its last row again, so the loads need no
+    /// branch; their stores are skipped.
+    fn load_half_spectrum_pairs_by_row(&mut self) {
+        let p = self.r.problem;
+        let m = p.len / 2;
+        let pairs = m / 2 + 1;
+        let apart = p.row_elements().0;
+        let w = self.r.tuning.threads_per_transform as usize;
+        let trips = pairs.div_ceil(w);
+        let most = super::FETCHED_TRIPS * 8 / crate::fft::recipe::complex_bytes(p.precision) as usize;
+        let run = trips.div_ceil(trips.div_ceil(most));
+        self.w.comment(&[&format!("load: the block's rows into shared memory, the packed spectrum rebuilt a pair at a time: pairs i = t + {w} q of row s")]);
+        self.w.open("");
+        self.w.line("const u32 row = s < rows ? s : rows - 1;   /* the block's rows past the batch read its last one again */");
+        self.w.line(format!("const GLOBAL cplx* Xa = in_rows + (row * {apart}u + t);   /* X[i] */"));
+        self.w.line(format!("const GLOBAL cplx* Xb = in_rows + (row * {apart}u + {m}u - t);   /* X[m - i] */"));
+        self.w.line(format!("const GLOBAL cplx* Wi = tables + ({}u + t);   /* W^i */", self.tables.real_twiddles));
+        for first in (0..trips).step_by(run) {
+            let run: Vec<usize> = (first..trips.min(first + run)).collect();
+            self.w.open("");
+            self.w.line(format!("cplx xa[{0}], xb[{0}], xw[{0}];   /* these trips' loads, all issued before any is used */", run.len()));
+            for (kk, &q) in run.iter().enumerate() {
+                let c = q * w;
+                if c + w <= pairs {
+                    self.w.line(format!("xa[{kk}] = Xa[{c}]; xb[{kk}] = Xb[{}]; xw[{kk}] = Wi[{c}];", super::mirror::negated(c)));
+                } else {
+                    // The last trip, part full: its threads past the last pair read that pair again.
+                    let last = pairs - 1 - c;
+                    self.w.line(match last {
+                        0 => format!("const i32 c{q} = {c} - (i32)t;   /* the last pair */"),
+                        _ => format!("const i32 c{q} = {c} + (i32)(t < {last}u ? t : {last}u) - (i32)t;   /* pair {c} + t, or the last */"),
+                    });
+                    self.w.line(format!("xa[{kk}] = Xa[c{q}]; xb[{kk}] = *(Xb - c{q}); xw[{kk}] = Wi[c{q}];"));
+                }
+            }
+            self.w.line("LOADS_ISSUED();");
+            self.w.open("if (s < rows)");
+            for (kk, &q) in run.iter().enumerate() {
+                let c = q * w;
+                let partial = c + w > pairs;
+                self.w.open(if partial { format!("if (t < {}u)", pairs - c) } else { String::new() });
+                self.w.line(format!("const u32 i = t + {c}u;"));
+                self.w.line(format!("cplx a = xa[{kk}];"));
+                self.w.line(format!("cplx b = xb[{kk}];"));
+                rebuild_difference_from(&mut self.w, &format!("xw[{kk}]"), q == 0);
+                self.w.line(format!("SH(s, i) = {REBUILT};"));
+                // X[m - i]'s own slot, but for i = 0 (Z[0] from X[0] and X[m]) and i = m/2.
+                let mut skip = Vec::new();
+                if q == 0 {
+                    skip.push("t != 0".to_string());
+                }
+                if m % 2 == 0 && (c..c + w).contains(&(m / 2)) {
+                    skip.push(format!("t != {}u", m / 2 - c));
+                }
+                let store = format!("SH(s, {m}u - i) = {REBUILT_MIRROR};");
+                self.w.line(if skip.is_empty() { store } else { format!("if ({}) {store}", skip.join(" && ")) });
+                self.w.close();
+            }
+            self.w.close();
+            self.w.close();
+        }
+        self.w.close();
     }
 
     /// An R2C grid, after its halved axis: each line's core output Z (m values) separated in
@@ -435,6 +516,10 @@ struct PairSlots {
     mirror_or_value: String,
 }
 
+/// Shortest run of consecutive values a row's threads load for C2R's pair load by rows
+/// (`loads_pairs_by_row`): four 32-byte sectors.
+const PAIR_RUN_BYTES: u64 = 64;
+
 /// R2C's separation, the lines every separating form shares: `a` = Z[i] and `b` = conj Z[m-i]
 /// (Z[0] for i = 0) from the value expressions `a` and `mirror`, and `even` = E = (a + b)/2 of
 /// X[i] = E + W^i O; `half` is the literal 0.5.
@@ -458,7 +543,15 @@ pub(super) const REBUILT_MIRROR: &str = "MAKE_CPLX(a.x + b.x + d.y, a.y + b.y - 
 /// zeroes the imaginary parts of X[0] and X[m] (numpy ignores them), conjugates b, and defines
 /// d = (a - b) W^-i with W^i read at `twiddle`.
 pub(super) fn rebuild_difference(w: &mut SourceWriter, twiddle: &str) {
-    w.line("if (i == 0) { a.y = 0; b.y = 0; }");
+    rebuild_difference_from(w, twiddle, true)
+}
+
+/// `rebuild_difference`, where `may_be_first` says whether i can be 0 (else the check on X[0]
+/// and X[m] is left out).
+fn rebuild_difference_from(w: &mut SourceWriter, twiddle: &str, may_be_first: bool) {
+    if may_be_first {
+        w.line("if (i == 0) { a.y = 0; b.y = 0; }");
+    }
     w.line("b.y = -b.y;");
     w.line(format!("const cplx d = cmul(csub(a, b), cconj({twiddle}));"));
 }

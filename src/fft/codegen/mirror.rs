@@ -178,6 +178,6 @@ enum MirrorWrite {
 }
 
 /// The literal -c, an offset back from a pointer.
-fn negated(c: usize) -> String {
+pub(super) fn negated(c: usize) -> String {
     if c == 0 { "0".into() } else { format!("-{c}") }
 }
