@@ -84,10 +84,10 @@ fn real_f32_even_and_odd() {
             problems.push(FftProblem::r2c(n, 2));
             problems.push(FftProblem::c2r(n, 2));
         }
-        // C2R blocks of several rows loading their pairs row by row: 572 (5 rows; pair m/2 in
-        // the part-full last trip), 364 (10 rows of 14 threads), 250 (odd m), 146 and 218
-        // (Rader's cores); 15 rows, so that a last block holds fewer and reads its last row again.
-        problems.extend([146, 218, 250, 364, 572].map(|n| FftProblem::c2r(n, 15)));
+        // C2R blocks of several rows loading their pairs row by row: 250 (odd m, 12 rows of 25
+        // threads), 616 (28 threads, the last trip part full), 1690 (2 rows); 15 rows, so that
+        // the last block holds fewer and reads its last row again.
+        problems.extend([250, 616, 1690].map(|n| FftProblem::c2r(n, 15)));
         for n in [6, 7, 97, 128, 720] {
             problems.push(FftProblem::r2c(n, 2).in_place());
             problems.push(FftProblem::c2r(n, 2).in_place());
@@ -109,6 +109,8 @@ fn f64_all_kinds() {
         let mut problems: Vec<FftProblem> = lengths.iter().map(|&n| FftProblem::c2c(n, 2)).collect();
         problems.extend([2, 15, 16, 98, 244, 2048].map(|n| FftProblem::r2c(n, 2)));
         problems.extend([2, 15, 16, 98, 244, 2048].map(|n| FftProblem::c2r(n, 2)));
+        // C2R pairs loaded row by row (4, 8 and 11 threads a row; 308: pair m/2 a trip's first).
+        problems.extend([104, 144, 308].map(|n| FftProblem::c2r(n, 15)));
         problems.push(FftProblem::c2c(60, 3).in_place());
         check_all::<f64>(&device, &problems, "f64");
     }

@@ -305,9 +305,9 @@ impl KernelWriter<'_> {
             self.w.line(format!("const real step_im[{trips}] = {{{}}};", list(f64::sin)));
         }
         let fetch = |w: &mut SourceWriter| {
-            // One 32-bit index an access: through a row pointer, NVRTC added each offset in 64 bits.
-            w.line(format!("xa[kk] = in_rows[row * {apart}u + i];"));
-            w.line(format!("xb[kk] = in_rows[row * {apart}u + {m}u - i];   /* X[m - i] */"));
+            w.line(format!("const GLOBAL cplx* X = in_rows + row * {apart}u;"));
+            w.line("xa[kk] = X[i];");
+            w.line(format!("xb[kk] = X[{m}u - i];"));
             if !stepped {
                 w.line(format!("xw[kk] = tables[{real_twiddles}u + i];"));
             }
@@ -330,11 +330,21 @@ impl KernelWriter<'_> {
 
     /// Whether C2R's pair load takes a row's pairs on the row's own threads
     /// (`load_half_spectrum_pairs_by_row`): blocks of several rows, one a group of threads,
-    /// each group's run of loads at least PAIR_RUN_BYTES.
+    /// w threads a row in the ranges measured to gain. Same-run A/B on an H200 (eighty-third
+    /// session, three rounds, by rows wherever w x value bytes >= 64 against the flat loop;
+    /// unchanged kernels 1.005x-1.014x):
+    /// - f32, w >= 24: 1.052x over 79 lengths of the C2R suite (1690 1.14x, 1500 1.12x; 980
+    ///   0.92x); w 16..23 1.004x (23), w 8..15 0.984x (20; 162 0.90x, 390 0.91x).
+    /// - f64, w 4..15: 1.21x over the 18 lengths of w 8..15 (308 1.47x), most of w 4..7 1.1x
+    ///   to 1.3x (96 0.94x); w >= 16 0.98x (11).
     fn loads_pairs_by_row(&self) -> bool {
         let t = &self.r.tuning;
-        let run = t.threads_per_transform as u64 * crate::fft::recipe::complex_bytes(self.r.problem.precision);
-        t.transforms_per_block > 1 && !t.lanes_across_rows && run >= PAIR_RUN_BYTES
+        let w = t.threads_per_transform;
+        let measured_to_gain = match self.r.problem.precision {
+            Precision::F32 => w >= 24,
+            Precision::F64 => (4..16).contains(&w),
+        };
+        t.transforms_per_block > 1 && !t.lanes_across_rows && measured_to_gain
     }
 
     /// C2R's pair load in blocks of several rows: thread t of row s takes pairs i = t + q w
@@ -515,10 +525,6 @@ struct PairSlots {
     mirror: String,
     mirror_or_value: String,
 }
-
-/// Shortest run of consecutive values a row's threads load for C2R's pair load by rows
-/// (`loads_pairs_by_row`): four 32-byte sectors.
-const PAIR_RUN_BYTES: u64 = 64;
 
 /// R2C's separation, the lines every separating form shares: `a` = Z[i] and `b` = conj Z[m-i]
 /// (Z[0] for i = 0) from the value expressions `a` and `mirror`, and `even` = E = (a + b)/2 of

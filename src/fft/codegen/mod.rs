@@ -475,29 +475,6 @@ impl<'a> KernelWriter<'a> {
         self.w.close();
     }
 
-    /// `row_loop_fetched`'s first loop: the trips' loads without a branch. Past the block's
-    /// last value a thread reads that value again (`e` clamped), and nothing of it is used.
-    /// Each trip in a branch of its own cost C2R 572's load phase four control instructions
-    /// a trip beside its three loads, and ptxas recomputed the trip's row and addresses in
-    /// 64 bits in each branch (444 SASS instructions in all against 290 so).
-    fn row_loop_clamped(&mut self, per_row: usize, for_header: String, trip: &str, fetch: impl FnOnce(&mut SourceWriter)) {
-        let threads = self.r.threads_per_block() as usize;
-        let last = match self.r.tuning.transforms_per_block {
-            1 => format!("{}u", per_row - 1),
-            _ => format!("rows * {per_row}u - 1u"),
-        };
-        self.w.line("#pragma unroll");
-        self.w.open(for_header);
-        self.w.line(format!("const u32 k = {trip};"));
-        self.w.line(format!("const u32 e = min(tid + k * {threads}u, {last});   /* the block's last value again past it */"));
-        match self.r.tuning.transforms_per_block {
-            1 => self.w.line("const u32 row = 0;   /* the block's one row */").line("const u32 i = e;"),
-            _ => self.w.line(format!("const u32 row = e / {per_row}u;")).line(format!("const u32 i = e - row * {per_row}u;")),
-        };
-        fetch(&mut self.w);
-        self.w.close();
-    }
-
     /// As `row_loop`, with the global loads apart: for each run of up to FETCHED_TRIPS trips,
     /// a first loop runs `fetch`, which loads into the `cplx` arrays `arrays` (indexed by the
     /// trip within the run, `kk`), then a second runs `body` on them. A body that branches
@@ -515,7 +492,7 @@ impl<'a> KernelWriter<'a> {
         let declared: Vec<String> = arrays.iter().map(|a| format!("{a}[{run}]")).collect();
         self.w.line(format!("cplx {};   /* this run's loads, all issued before any is used */", declared.join(", ")));
         let header = format!("for (u32 kk = 0; kk < {run}u && k0 + kk < {trips}u; ++kk)");
-        self.row_loop_clamped(per_row, header.clone(), "k0 + kk", fetch);
+        self.row_loop_with(per_row, header.clone(), Some("k0 + kk"), fetch);
         self.w.line("LOADS_ISSUED();");
         self.row_loop_with(per_row, header, Some("k0 + kk"), body);
         self.w.close();
@@ -778,10 +755,7 @@ mod tests {
         assert_eq!((recipe.tuning.threads_per_transform, recipe.tuning.transforms_per_block), (130, 1));
         let body = fft_source(&recipe).body;
         assert!(!body.contains("e / 846u"), "{body}");
-        // The loads' trips are clamped to the last pair, so that none branches; the rebuild's
-        // last trip checks its bound.
-        assert!(body.contains("const u32 e = min(tid + k * 130u, 845u);"));
-        assert_eq!(body.matches("if (k < 6u || e < 846u)").count(), 1);
+        assert_eq!(body.matches("if (k < 6u || e < 846u)").count(), 2);
         assert!(body.contains("const cplx w_tid = tables[1690u + tid];"));
         assert!(body.contains("const real step_re[7] = {(1.000000000e0f), (9.709418416e-1f),"), "{body}");
         assert!(!body.contains("xw[kk] = tables["));
@@ -794,5 +768,19 @@ mod tests {
         let body = fft_source(&recipe).body;
         assert!(body.contains("pairs i = t + 49 q of row s") && !body.contains("e / 368u"), "{body}");
         assert!(body.contains("xa[1] = Xa[49]; xb[1] = Xb[-49]; xw[1] = Wi[49];") && !body.contains("step_re"));
+        // Where that was not measured to gain, the flat loop: f32 rows of fewer than 24
+        // threads (C2R 572, 22), f64 rows of 16 or more; f64 rows of 4 to 15 take theirs.
+        let flat = |p: FftProblem| {
+            let recipe = FftRecipe::design_by_heuristic(p, H200).unwrap();
+            assert!(recipe.tuning.transforms_per_block > 1, "{p:?}");
+            let body = fft_source(&recipe).body;
+            (recipe.tuning.threads_per_transform, body.contains("const u32 row = e / ") && !body.contains(" q of row s"))
+        };
+        assert_eq!(flat(FftProblem::c2r(572, 1000)), (22, true));
+        assert_eq!(flat(FftProblem::c2r(308, 1000).precision(Precision::F64)), (11, false));
+        // (f64 240: the wisdom's pick, 24 threads a row.)
+        let recipe = FftRecipe::design(FftProblem::c2r(240, 1000).precision(Precision::F64), H200).unwrap();
+        assert_eq!((recipe.tuning.threads_per_transform, recipe.tuning.transforms_per_block), (24, 6), "{}", recipe.kernel_name());
+        assert!(fft_source(&recipe).body.contains("const u32 row = e / 61u;"));
     }
 }
