@@ -16,6 +16,10 @@ forms of a kernel before spending device time:
                                                    # math, integer and address arithmetic,
                                                    # shared, global, moves, control), to see
                                                    # where an issue-bound kernel's go
+    python3 scripts/sass.py --phases /tmp/k/*.cu   # that mix for each stretch between two
+                                                   # block barriers (phase 0: the load phase
+                                                   # or first pass), to see which phase holds
+                                                   # them (C2R 572's load phase: 444 of 1467)
 
 Static counts only: the kernels are unrolled, so they track the instructions a thread issues,
 but timings still come from the GPU (the device NVRTC may differ in minor version).
@@ -103,7 +107,8 @@ def main():
     args = sys.argv[1:]
     order = "--order" in args
     mix = "--mix" in args
-    files = [a for a in args if a not in ("--order", "--mix")]
+    phases = "--phases" in args
+    files = [a for a in args if a not in ("--order", "--mix", "--phases")]
     if not files:
         sys.exit(__doc__)
     for path in files:
@@ -129,12 +134,25 @@ def main():
                 load_phase.append("L" if "LDG" in ins else "S" if "STS" in ins else "|" if "BSYNC" in ins else "")
             line += "\n  load phase: " + " ".join(x for x in load_phase if x)
         if mix:
-            counts = {}
+            line += "\n  mix: " + mix_of(instructions)
+        if phases:
+            stretches = [[]]
             for ins in instructions:
-                kind = instruction_class(ins)
-                counts[kind] = counts.get(kind, 0) + 1
-            line += "\n  mix: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+                stretches[-1].append(ins)
+                if "BAR.SYNC" in ins:
+                    stretches.append([])
+            for k, stretch in enumerate(stretches):
+                line += f"\n  phase {k}: {len(stretch)}: {mix_of(stretch)}"
         print(line)
+
+
+def mix_of(instructions):
+    """The instructions by class, most first."""
+    counts = {}
+    for ins in instructions:
+        kind = instruction_class(ins)
+        counts[kind] = counts.get(kind, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 if __name__ == "__main__":
