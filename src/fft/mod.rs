@@ -63,6 +63,7 @@ mod half_spectrum;
 mod held_values;
 pub mod lane_groups;
 mod lanes_across_rows;
+mod pair_load;
 mod plan;
 mod prime_factor_convolution;
 mod problem;

@@ -233,6 +233,13 @@ impl FftRecipe {
             let what = if global { "gather from shared" } else { "gather from global" };
             offer(what.into(), &|| Some(with(&|r| r.tuning.rader_global_gather = Some(!global))));
         }
+        // C2R's pair load by rows or flat (pair_load.rs): the rule measured per precision and
+        // width, the lengths it loses at (0.90x-1.14x per length) a choice per kernel.
+        if self.can_load_pairs_by_row() {
+            let by_row = self.loads_pairs_by_row();
+            let what = if by_row { "pairs flat" } else { "pairs by row" };
+            offer(what.into(), &|| Some(with(&|r| r.tuning.pairs_by_row = Some(!by_row))));
+        }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         // The row designed anew under the lane-group bank model (lane_groups.rs): its padding
         // and lane order as that model lays them out. Planning takes that design by rule only

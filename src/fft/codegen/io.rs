@@ -285,7 +285,7 @@ impl KernelWriter<'_> {
     /// In a block of one row, trip k's pair is i = tid + kT (T threads), so its twiddle W^i is
     /// W^tid, read once, times the constant W^kT: no table read a pair.
     fn load_half_spectrum_pairs(&mut self) {
-        if self.loads_pairs_by_row() {
+        if self.r.loads_pairs_by_row() {
             return self.load_half_spectrum_pairs_by_row();
         }
         let p = self.r.problem;
@@ -328,28 +328,9 @@ impl KernelWriter<'_> {
         self.row_loop_fetched(m / 2 + 1, arrays, fetch, body);
     }
 
-    /// Whether C2R's pair load takes a row's pairs on the row's own threads
-    /// (`load_half_spectrum_pairs_by_row`): blocks of several rows, one a group of threads,
-    /// w threads a row in the ranges measured to gain. Same-run A/B on an H200 (eighty-third
-    /// session, three rounds, by rows wherever w x value bytes >= 64 against the flat loop;
-    /// unchanged kernels 1.005x-1.014x):
-    /// - f32, w >= 24: 1.052x over 79 lengths of the C2R suite (1690 1.14x, 1500 1.12x; 980
-    ///   0.92x); w 16..23 1.004x (23), w 8..15 0.984x (20; 162 0.90x, 390 0.91x).
-    /// - f64, w 4..15: 1.21x over the 18 lengths of w 8..15 (308 1.47x), most of w 4..7 1.1x
-    ///   to 1.3x (96 0.94x); w >= 16 0.98x (11).
-    fn loads_pairs_by_row(&self) -> bool {
-        let t = &self.r.tuning;
-        let w = t.threads_per_transform;
-        let measured_to_gain = match self.r.problem.precision {
-            Precision::F32 => w >= 24,
-            Precision::F64 => (4..16).contains(&w),
-        };
-        t.transforms_per_block > 1 && !t.lanes_across_rows && measured_to_gain
-    }
-
-    /// C2R's pair load in blocks of several rows: thread t of row s takes pairs i = t + q w
-    /// (w threads a row), so each of a trip's three loads, X[i], X[m-i] and W^i, is a pointer
-    /// set once plus a literal. The flat loop (`row_loop_fetched`) splits each trip's e into
+    /// C2R's pair load in blocks of several rows, where `FftRecipe::loads_pairs_by_row` says
+    /// (pair_load.rs): thread t of row s takes pairs i = t + q w (w threads a row), so each of
+    /// a trip's three loads, X[i], X[m-i] and W^i, is a pointer set once plus a literal. The flat loop (`row_loop_fetched`) splits each trip's e into
     /// row and i, addresses it anew in 64 bits and branches around it: C2R 1690's load phase
     /// took 431 SASS instructions (197 integer, 45 control), 201 (52, 7) so; the kernel 1348
     /// -> 1111 (`scripts/sass.py --phases`). Nsight Compute had C2R 572 and 1690 issue-bound
