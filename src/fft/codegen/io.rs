@@ -386,7 +386,7 @@ impl KernelWriter<'_> {
                 if q == 0 {
                     skip.push("t != 0".to_string());
                 }
-                if m % 2 == 0 && (c..c + w).contains(&(m / 2)) {
+                if m.is_multiple_of(2) && (c..c + w).contains(&(m / 2)) {
                     skip.push(format!("t != {}u", m / 2 - c));
                 }
                 let store = format!("SH(s, {m}u - i) = {REBUILT_MIRROR};");
