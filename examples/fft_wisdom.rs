@@ -9,6 +9,9 @@
 //! With `--add` first, the CSVs named are a new campaign's rounds, taken after those the
 //! committed table was generated from (its second line names them):
 //! `cargo run --release --example fft_wisdom -- --add docs/fft/NEW-round1.csv.gz docs/fft/NEW-round2.csv.gz`.
+//! Then `cargo run --release --example fft_lane_groups`: a row with a new entry leaves the
+//! lane-group table (tests/fft_tuning.rs's `every_wisdom_entry_is_what_planning_runs_on_an_h200`
+//! fails until it is rewritten).
 //!
 //! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
 //! the table: for each pick whose entry the pick's last round did not time (`stale_searches`),

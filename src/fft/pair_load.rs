@@ -94,7 +94,7 @@ mod tests {
         // f64 rows of 4 to 15 threads by rows (308: 11), not of 16 or more.
         let f64_row = |n: usize, threads: u32| {
             let mut r = FftRecipe::design_by_heuristic(FftProblem::c2r(n, 1000).precision(Precision::F64), H200).unwrap();
-            (r.tuning.half_spectrum_pairs, r.tuning.direct_io, r.tuning.threads_per_transform) = (true, false, threads);
+            r.tuning.threads_per_transform = threads;
             r.pairs_by_row_rule()
         };
         assert!(f64_row(308, 11) && f64_row(308, 4) && !f64_row(308, 16) && !f64_row(308, 3));

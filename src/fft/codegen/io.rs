@@ -330,13 +330,13 @@ impl KernelWriter<'_> {
 
     /// C2R's pair load in blocks of several rows, where `FftRecipe::loads_pairs_by_row` says
     /// (pair_load.rs): thread t of row s takes pairs i = t + q w (w threads a row), so each of
-    /// a trip's three loads, X[i], X[m-i] and W^i, is a pointer set once plus a literal. The flat loop (`row_loop_fetched`) splits each trip's e into
-    /// row and i, addresses it anew in 64 bits and branches around it: C2R 1690's load phase
-    /// took 431 SASS instructions (197 integer, 45 control), 201 (52, 7) so; the kernel 1348
-    /// -> 1111 (`scripts/sass.py --phases`). Nsight Compute had C2R 572 and 1690 issue-bound
-    /// (78-80% of issue slots busy, 1.25-1.38x their R2C's instructions). Rows past the
-    /// batch (the last block's) read its last row again, so the loads need no branch; their
-    /// stores are skipped.
+    /// a trip's three loads, X[i], X[m-i] and W^i, is a pointer set once plus a literal. The
+    /// flat loop (`row_loop_fetched`) splits each trip's e into row and i, addresses it anew
+    /// in 64 bits and branches around it: C2R 1690's load phase took 431 SASS instructions
+    /// (197 integer, 45 control), 201 (52, 7) so; the kernel 1348 -> 1111 (`scripts/sass.py
+    /// --phases`). Nsight Compute had C2R 572 and 1690 issue-bound (78-80% of issue slots
+    /// busy, 1.25-1.38x their R2C's instructions). Rows past the batch (the last block's)
+    /// read its last row again, so the loads need no branch; their stores are skipped.
     fn load_half_spectrum_pairs_by_row(&mut self) {
         let p = self.r.problem;
         let m = p.len / 2;
