@@ -13,7 +13,7 @@
 //! other choice where the wisdom measured it faster at a length.
 
 use super::problem::{FftKind, Precision};
-use super::recipe::FftRecipe;
+use super::recipe::{ruled_choice, ruled_choice_suffix, FftRecipe};
 
 impl FftRecipe {
     /// Whether the kernel has a choice of pair load: C2R's half spectrum read in pairs by a
@@ -44,19 +44,13 @@ impl FftRecipe {
     /// Whether the kernel loads its pairs by rows: where it can, as the tuning says (a
     /// variant's choice) or else as the rule does.
     pub fn loads_pairs_by_row(&self) -> bool {
-        self.can_load_pairs_by_row() && self.tuning.pairs_by_row.unwrap_or_else(|| self.pairs_by_row_rule())
+        ruled_choice(self.can_load_pairs_by_row(), self.tuning.pairs_by_row, || self.pairs_by_row_rule())
     }
 
     /// The kernel-name suffix of a pair load other than the rule's: `_prow` (by rows) or
-    /// `_pflat`; empty where the rule decides, so that the rule's kernels keep their names
-    /// and the wisdom's entries for them stay valid.
+    /// `_pflat`; empty where the rule decides (`ruled_choice_suffix`).
     pub(crate) fn pair_load_name_suffix(&self) -> &'static str {
-        match self.tuning.pairs_by_row {
-            Some(by_row) if self.can_load_pairs_by_row() && by_row != self.pairs_by_row_rule() => {
-                if by_row { "_prow" } else { "_pflat" }
-            }
-            _ => "",
-        }
+        ruled_choice_suffix(self.can_load_pairs_by_row(), self.tuning.pairs_by_row, || self.pairs_by_row_rule(), "_prow", "_pflat")
     }
 }
 

@@ -13,7 +13,7 @@
 //! wisdom measured it faster at a length.
 
 use super::problem::{FftKind, Precision};
-use super::recipe::FftRecipe;
+use super::recipe::{ruled_choice, ruled_choice_suffix, FftRecipe};
 use super::transform_core::Core;
 
 /// Longest row that gathers from global memory by the rule: the lengths measured; the longer
@@ -48,19 +48,13 @@ impl FftRecipe {
     /// Whether the kernel gathers from global memory: where it can, as the tuning says (a
     /// variant's choice) or else as the rule does.
     pub fn gathers_from_global(&self) -> bool {
-        self.can_gather_from_global() && self.tuning.rader_global_gather.unwrap_or_else(|| self.gather_from_global_rule())
+        ruled_choice(self.can_gather_from_global(), self.tuning.rader_global_gather, || self.gather_from_global_rule())
     }
 
     /// The kernel-name suffix of a gather other than the rule's: `_gg` (from global memory)
-    /// or `_gs` (from shared memory); empty where the rule decides, so that the rule's
-    /// kernels keep their names and the wisdom's entries for them stay valid.
+    /// or `_gs` (from shared memory); empty where the rule decides (`ruled_choice_suffix`).
     pub(crate) fn gather_name_suffix(&self) -> &'static str {
-        match self.tuning.rader_global_gather {
-            Some(global) if self.can_gather_from_global() && global != self.gather_from_global_rule() => {
-                if global { "_gg" } else { "_gs" }
-            }
-            _ => "",
-        }
+        ruled_choice_suffix(self.can_gather_from_global(), self.tuning.rader_global_gather, || self.gather_from_global_rule(), "_gg", "_gs")
     }
 }
 

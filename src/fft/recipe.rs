@@ -136,6 +136,24 @@ pub struct FftTuning {
     pub grid_columns: bool,
 }
 
+/// A kernel choice a rule makes unless a variant set it (`FftTuning::rader_global_gather`,
+/// `FftTuning::pairs_by_row`): whether it is taken, where the kernel `can` take it at all.
+pub(crate) fn ruled_choice(can: bool, set: Option<bool>, rule: impl FnOnce() -> bool) -> bool {
+    can && set.unwrap_or_else(rule)
+}
+
+/// The kernel-name suffix of such a choice set against its rule: `taken` or `declined`; empty
+/// where the rule decides, so that the rule's kernels keep their names and the wisdom's
+/// entries for them stay valid.
+pub(crate) fn ruled_choice_suffix(can: bool, set: Option<bool>, rule: impl FnOnce() -> bool, taken: &'static str, declined: &'static str) -> &'static str {
+    match set {
+        Some(choice) if can && choice != rule() => {
+            if choice { taken } else { declined }
+        }
+        _ => "",
+    }
+}
+
 impl FftTuning {
     /// The minimum of blocks to write into the launch bounds: none for 0 or 1 (an explicit 1
     /// is not the same as none to NVRTC).

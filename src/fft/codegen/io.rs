@@ -344,8 +344,7 @@ impl KernelWriter<'_> {
         let apart = p.row_elements().0;
         let w = self.r.tuning.threads_per_transform as usize;
         let trips = pairs.div_ceil(w);
-        let most = super::FETCHED_TRIPS * 8 / crate::fft::recipe::complex_bytes(p.precision) as usize;
-        let run = trips.div_ceil(trips.div_ceil(most));
+        let run = self.fetched_run(trips);
         self.w.comment(&[&format!("load: the block's rows into shared memory, the packed spectrum rebuilt a pair at a time: pairs i = t + {w} q of row s")]);
         self.w.open("");
         self.w.line("const u32 row = s < rows ? s : rows - 1;   /* the block's rows past the batch read its last one again */");

@@ -484,9 +484,7 @@ impl<'a> KernelWriter<'a> {
     /// instead, unless held above `LOADS_ISSUED()` between the two loops.
     fn row_loop_fetched(&mut self, per_row: usize, arrays: &[&str], fetch: impl FnOnce(&mut SourceWriter), body: impl FnOnce(&mut SourceWriter)) {
         let trips = self.row_loop_trips(per_row);
-        let most = FETCHED_TRIPS * 8 / super::recipe::complex_bytes(self.r.problem.precision) as usize;
-        let runs = trips.div_ceil(most);
-        let run = trips.div_ceil(runs);
+        let run = self.fetched_run(trips);
         self.w.line("#pragma unroll");
         self.w.open(format!("for (u32 k0 = 0; k0 < {trips}u; k0 += {run}u)"));
         let declared: Vec<String> = arrays.iter().map(|a| format!("{a}[{run}]")).collect();
@@ -496,6 +494,13 @@ impl<'a> KernelWriter<'a> {
         self.w.line("LOADS_ISSUED();");
         self.row_loop_with(per_row, header, Some("k0 + kk"), body);
         self.w.close();
+    }
+
+    /// Trips a run of fetched loads holds, of `trips` in all: as few runs as FETCHED_TRIPS
+    /// allows (half as many trips a run in f64), the trips shared out evenly between them.
+    fn fetched_run(&self, trips: usize) -> usize {
+        let most = FETCHED_TRIPS * 8 / super::recipe::complex_bytes(self.r.problem.precision) as usize;
+        trips.div_ceil(trips.div_ceil(most))
     }
 }
 
