@@ -96,6 +96,29 @@ fn real_f32_even_and_odd() {
     }
 }
 
+/// Passes of many butterflies a thread take k = j mod ns without a division where a trip's j
+/// lie in one period of ns (codegen/passes.rs, LITERAL_K_MIN_TRIPS): k = j in a last pass
+/// (C2R 468 and 364: radix 2 over 7 trips; R2C 3520; C2C 2494 = 43 x 29 x 2 over 22), k = j
+/// minus a literal in other passes (C2C 456 = 19 x 6 x 4, 1015 = 29 x 7 x 5, Rader 157), and
+/// f64 keeping the division. 7 rows, so that blocks of several rows end part full.
+#[test]
+fn butterflies_of_long_passes_take_k_without_a_division() {
+    let lim = DeviceLimits::H200;
+    let mut problems: Vec<FftProblem> = [456, 1015, 157, 2494].map(|n| FftProblem::c2c(n, 7)).to_vec();
+    problems.extend([468, 364, 3520].into_iter().flat_map(|n| [FftProblem::c2r(n, 7), FftProblem::r2c(n, 7)]));
+    // The sample still takes both forms on the H200's heuristic designs.
+    let bodies: Vec<String> = problems.iter().map(|&p| FftPlan::source(&FftRecipe::design_by_heuristic(p, lim).unwrap()).body).collect();
+    assert!(bodies.iter().any(|b| b.contains("const u32 k = j;")), "no butterfly takes k = j");
+    assert!(bodies.iter().any(|b| b.contains("const u32 k = j - ")), "no butterfly takes k = j minus a literal");
+    let f64_body = FftPlan::source(&FftRecipe::design_by_heuristic(FftProblem::c2r(468, 7).precision(Precision::F64), lim).unwrap()).body;
+    assert!(f64_body.contains("const u32 k = j % ") && !f64_body.contains("const u32 k = j;"), "f64 divides: {f64_body}");
+    for device in common::devices() {
+        check_all::<f32>(&device, &problems, "k without a division");
+        let f64_problems: Vec<FftProblem> = [FftProblem::c2r(468, 7), FftProblem::c2c(2494, 3)].map(|p| p.precision(Precision::F64)).to_vec();
+        check_all::<f64>(&device, &f64_problems, "k without a division, f64");
+    }
+}
+
 #[test]
 fn f64_all_kinds() {
     for device in common::devices() {

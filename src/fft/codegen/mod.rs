@@ -212,6 +212,10 @@ struct KernelWriter<'a> {
     tables: TableLayout,
     w: SourceWriter,
     buffers: Buffers,
+    /// The values j may take in the butterfly being written, where `open_butterfly` knows
+    /// them (j = t + q w, t < w) and the pass has LITERAL_K_MIN_TRIPS trips or more:
+    /// `butterfly` takes k = j mod ns without a division where they lie in one period of ns.
+    butterfly_span: Option<std::ops::Range<usize>>,
 }
 
 /// Which shared buffer (0 or 1, see `FftTuning::ping_pong`) holds what, as the passes are
@@ -229,7 +233,7 @@ struct Buffers {
 impl<'a> KernelWriter<'a> {
     fn new(r: &'a FftRecipe) -> Self {
         let lit = Literal { f64: r.problem.precision == Precision::F64 };
-        KernelWriter { r, lit, tables: TableLayout::of(r), w: SourceWriter::new(), buffers: Buffers::default() }
+        KernelWriter { r, lit, tables: TableLayout::of(r), w: SourceWriter::new(), buffers: Buffers::default(), butterfly_span: None }
     }
 
     /// Value `i` of row `row` in shared buffer `buffer`.
