@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 use coalesce::bench::FftSuite;
-use coalesce::fft::wisdom::{stale_searches, wisdom_from_variant_tables, wisdom_sources, HOPPER_WISDOM};
+use coalesce::fft::wisdom::{stale_searches, wisdom_and_stale_searches, wisdom_sources, StaleSearch, HOPPER_WISDOM};
 use coalesce::fft::DeviceLimits;
 
 const TABLE: &str = "src/fft/wisdom/hopper.tsv";
@@ -59,7 +59,7 @@ fn main() {
     if let Some(dir) = stale_dir {
         return write_stale_runs(&rounds, &dir);
     }
-    let table = wisdom_from_variant_tables(&rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
+    let (table, stale) = wisdom_and_stale_searches(&rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
     let entries = table.lines().filter(|l| !l.starts_with('#')).count();
     if check {
         if table != HOPPER_WISDOM {
@@ -69,7 +69,7 @@ fn main() {
     } else {
         std::fs::write(TABLE, &table).unwrap_or_else(|e| fail(&format!("cannot write {TABLE}: {e}")));
         println!("wrote {TABLE}: {entries} entries");
-        report_stale(&rounds);
+        report_stale(&stale);
     }
 }
 
@@ -77,8 +77,7 @@ fn main() {
 /// entry may have taken the place of one that round dethroned without being timed beside it
 /// (the eightieth session's C2R 2646 fell back on a kernel last timed 16 sessions before, and
 /// ran 0.98x of the pick when timed again), so they are the next campaign's first runs.
-fn report_stale(rounds: &[(&str, &str)]) {
-    let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
+fn report_stale(stale: &[StaleSearch]) {
     if stale.is_empty() {
         return;
     }
