@@ -98,7 +98,8 @@ fn real_f32_even_and_odd() {
 
 /// Passes of many butterflies a thread take k = j mod ns without a division where a trip's j
 /// lie in one period of ns (codegen/passes.rs, LITERAL_K_MIN_TRIPS): k = j in a last pass
-/// (C2R 468 and 364: radix 2 over 7 trips; R2C 3520; C2C 2494 = 43 x 29 x 2 over 22), k = j
+/// (C2R and R2C 468 and 364: radix 2 over 7 trips; C2R 3520 over 6; C2C 2494 = 43 x 29 x 2
+/// over 22; R2C 3520 writes its last pass in mirror pairs and keeps the division), k = j
 /// minus a literal in other passes (C2C 456 = 19 x 6 x 4, 1015 = 29 x 7 x 5, Rader 157), and
 /// f64 keeping the division. 7 rows, so that blocks of several rows end part full.
 #[test]
