@@ -213,7 +213,7 @@ struct KernelWriter<'a> {
     w: SourceWriter,
     buffers: Buffers,
     /// The values j may take in the butterfly being written, where `open_butterfly` knows
-    /// them (j = t + q w, t < w) and the pass has LITERAL_K_MIN_TRIPS trips or more:
+    /// them (j = t + q w, t < w) in an f32 pass of LITERAL_K_MIN_TRIPS trips or more:
     /// `butterfly` takes k = j mod ns without a division where they lie in one period of ns.
     butterfly_span: Option<std::ops::Range<usize>>,
 }
