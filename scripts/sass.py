@@ -20,6 +20,8 @@ forms of a kernel before spending device time:
                                                    # block barriers (phase 0: the load phase
                                                    # or first pass), to see which phase holds
                                                    # them (C2R 572's load phase: 444 of 1467)
+    python3 scripts/sass.py --dump 3 /tmp/k/*.cu   # phase 3's SASS itself, one instruction a
+                                                   # line, to read what a count hides
 
 Static counts only: the kernels are unrolled, so they track the instructions a thread issues,
 but timings still come from the GPU (the device NVRTC may differ in minor version).
@@ -108,6 +110,11 @@ def main():
     order = "--order" in args
     mix = "--mix" in args
     phases = "--phases" in args
+    dump = None
+    if "--dump" in args:
+        at = args.index("--dump")
+        dump = int(args[at + 1])
+        del args[at:at + 2]
     files = [a for a in args if a not in ("--order", "--mix", "--phases")]
     if not files:
         sys.exit(__doc__)
@@ -135,14 +142,16 @@ def main():
             line += "\n  load phase: " + " ".join(x for x in load_phase if x)
         if mix:
             line += "\n  mix: " + mix_of(instructions)
+        stretches = [[]]
+        for ins in instructions:
+            stretches[-1].append(ins)
+            if "BAR.SYNC" in ins:
+                stretches.append([])
         if phases:
-            stretches = [[]]
-            for ins in instructions:
-                stretches[-1].append(ins)
-                if "BAR.SYNC" in ins:
-                    stretches.append([])
             for k, stretch in enumerate(stretches):
                 line += f"\n  phase {k}: {len(stretch)}: {mix_of(stretch)}"
+        if dump is not None:
+            line += f"\n  phase {dump}:\n    " + "\n    ".join(stretches[dump] if dump < len(stretches) else [])
         print(line)
 
 
