@@ -197,6 +197,27 @@ fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
     Some(gains[forgiven]).filter(|&least| least >= MIN_GAIN)
 }
 
+/// The mark in the CSV names of a campaign that re-times kernels whose code changed under
+/// their names: for each (pick, variant, kernel) such a campaign times, the rounds before it
+/// no longer count (`fresh_since`). A kernel's name spells its tuning choices, not the code
+/// generated for them, so a codegen change leaves older rounds timing other code: C2R f32
+/// 468's `radix<=8` ran 0.985x its pick in the eighty-second session's two rounds, and
+/// 1.049x-1.080x in three rounds after the eighty-fourth session's change to k (both kernels
+/// changed), which the older rounds held out of the table.
+pub const FRESH_CAMPAIGN_MARK: &str = "-fresh-";
+
+/// The first round that counts for a key timed in `round_gains`: the first round of the latest
+/// fresh campaign (FRESH_CAMPAIGN_MARK) that timed it, else the first round of all. A
+/// campaign is its CSVs' name without the round: `...-fresh-c2r-f32-h200-round2.csv.gz`.
+fn fresh_since(rounds: &[(&str, &str)], round_gains: &RoundGains) -> usize {
+    let campaign = |name: &str| name.rsplit_once("-round").map_or(name, |(campaign, _)| campaign).to_string();
+    let Some(latest) = round_gains.iter().map(|&(round, _)| round).filter(|&round| rounds[round].0.contains(FRESH_CAMPAIGN_MARK)).max() else {
+        return 0;
+    };
+    let fresh = campaign(rounds[latest].0);
+    rounds.iter().position(|(name, _)| campaign(name) == fresh).unwrap_or(latest)
+}
+
 /// What the rounds say of each pick.
 struct Search {
     /// Pick -> the problem it is for and its winners: the variants timed in two rounds or more
@@ -232,6 +253,10 @@ fn search(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<Search> {
         }
     }
     gains.retain(|key, _| !ambiguous.contains(key));
+    for round_gains in gains.values_mut() {
+        let since = fresh_since(rounds, round_gains);
+        round_gains.retain(|&(round, _)| round >= since);
+    }
     // (Invalid ones go before the best is chosen, so that one no longer hides a valid rival:
     // where a rule made `rader / prime-factor codelets` what `rader` designs, the fifty-fifth
     // session.)
@@ -456,6 +481,36 @@ mod tests {
         assert!(parse_wisdom(&once).unwrap().is_empty());
         assert!(wisdom_from_variant_tables(&[("a.csv", &won)], L::H200).is_err());
         assert!(wisdom_from_variant_tables(&[("a.csv", "n,kernel\n"), ("b.csv", &won)], L::H200).unwrap_err().to_string().contains("no column 'variant'"));
+    }
+
+    /// A fresh campaign's rounds (FRESH_CAMPAIGN_MARK) stand alone for what they time: rounds
+    /// before them that timed other code under the same name no longer hold a gain out, nor
+    /// keep one in; a campaign without the mark counts beside them, as before.
+    #[test]
+    fn a_fresh_campaign_supersedes_older_rounds_of_what_it_times() {
+        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
+        let (what, variant) = pick.variants(L::H200).into_iter().next().unwrap();
+        let csv = |gain: f64| {
+            format!(
+                "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n351,{what},{},1,0.9,{gain},1\n351,heuristic,{},1,0.8,1.000,1\n",
+                variant.kernel_name(),
+                pick.kernel_name()
+            )
+        };
+        let (won, lost) = (csv(1.10), csv(0.98));
+        let entries = |rounds: &[(&str, &str)]| parse_wisdom(&wisdom_from_variant_tables(rounds, L::H200).unwrap()).unwrap();
+        // Lost twice, then won twice: only a fresh campaign's two rounds make the entry.
+        let old = [("old-round1.csv", lost.as_str()), ("old-round2.csv", lost.as_str())];
+        let again = [old[0], old[1], ("again-round1.csv", won.as_str()), ("again-round2.csv", won.as_str())];
+        assert!(entries(&again).is_empty());
+        let fresh = [old[0], old[1], ("x-fresh-c2c-round1.csv", won.as_str()), ("x-fresh-c2c-round2.csv", won.as_str())];
+        assert_eq!(entries(&fresh).iter().map(|e| e.gain).collect::<Vec<_>>(), [1.10]);
+        // Won before, lost in the fresh campaign: the older gains no longer keep it in.
+        let fell = [("old-round1.csv", won.as_str()), ("old-round2.csv", won.as_str()), ("x-fresh-round1.csv", lost.as_str()), ("x-fresh-round2.csv", lost.as_str())];
+        assert!(entries(&fell).is_empty());
+        // A later campaign without the mark counts beside the fresh one.
+        let later = [fresh[0], fresh[1], fresh[2], fresh[3], ("later-round1.csv", lost.as_str())];
+        assert!(entries(&later).is_empty());
     }
 
     /// A row one round timed twice (one name for two kernels, before the fiftieth session)
