@@ -17,7 +17,9 @@
 //! the variant (or path) that beat the pick by at least [`MIN_GAIN`] in every round (every round
 //! but one, not slower than the pick, once timed in three or more: `repeated_gain`). Entries are keyed by
 //! kernel name, which spells out every tuning choice, so an entry applies only where the
-//! heuristic still designs exactly the kernel that was timed. A unit test regenerates the table
+//! heuristic still designs exactly the kernel that was timed. A name does not spell the code
+//! generated for it, so a campaign that re-times kernels after a codegen change carries
+//! [`FRESH_CAMPAIGN_MARK`] in its CSV names: for what it times, its rounds stand alone. A unit test regenerates the table
 //! from the CSVs its header names and fails where it differs: a heuristic change that alters a
 //! pick makes its entry stale, and `cargo run --release --example fft_wisdom -- CSV...` rewrites it.
 //!
