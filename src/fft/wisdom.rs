@@ -463,17 +463,22 @@ mod tests {
         assert_eq!(problem_of_kernel("fft_c2c_f16_n4_r4"), None);
     }
 
-    #[test]
-    fn a_gain_must_repeat_in_every_round() {
+    /// C2C f32 351's pick, its first variant (name, recipe) and a variants CSV of one round
+    /// in which that variant ran `gain` times the pick.
+    fn one_variant_round() -> (FftRecipe, String, FftRecipe, impl Fn(f64) -> String) {
         let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
         let (what, variant) = pick.variants(L::H200).into_iter().next().unwrap();
-        let csv = |gain: f64| {
-            format!(
-                "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n351,{what},{},1,0.9,{gain},1\n351,heuristic,{},1,0.8,1.000,1\n",
-                variant.kernel_name(),
-                pick.kernel_name()
-            )
+        let (faster, slower) = (variant.kernel_name(), pick.kernel_name());
+        let name = what.clone();
+        let csv = move |gain: f64| {
+            format!("n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n351,{name},{faster},1,0.9,{gain},1\n351,heuristic,{slower},1,0.8,1.000,1\n")
         };
+        (pick, what, variant, csv)
+    }
+
+    #[test]
+    fn a_gain_must_repeat_in_every_round() {
+        let (pick, what, variant, csv) = one_variant_round();
         let (won, lost) = (csv(1.10), csv(1.01));
         let table = wisdom_from_variant_tables(&[("a.csv", &won), ("b.csv", &won)], L::H200).unwrap();
         let entries = parse_wisdom(&table).unwrap();
@@ -490,15 +495,7 @@ mod tests {
     /// keep one in; a campaign without the mark counts beside them, as before.
     #[test]
     fn a_fresh_campaign_supersedes_older_rounds_of_what_it_times() {
-        let pick = FftRecipe::design_by_heuristic(FftProblem::c2c(351, 1 << 16), L::H200).unwrap();
-        let (what, variant) = pick.variants(L::H200).into_iter().next().unwrap();
-        let csv = |gain: f64| {
-            format!(
-                "n,variant,kernel,ms,of copy,vs heuristic,vs cuFFT\n351,{what},{},1,0.9,{gain},1\n351,heuristic,{},1,0.8,1.000,1\n",
-                variant.kernel_name(),
-                pick.kernel_name()
-            )
-        };
+        let (_, _, _, csv) = one_variant_round();
         let (won, lost) = (csv(1.10), csv(0.98));
         let entries = |rounds: &[(&str, &str)]| parse_wisdom(&wisdom_from_variant_tables(rounds, L::H200).unwrap()).unwrap();
         // Lost twice, then won twice: only a fresh campaign's two rounds make the entry.
