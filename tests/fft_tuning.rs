@@ -45,6 +45,30 @@ fn every_variant_of_a_recipe_is_correct() {
     }
 }
 
+/// The `partial trip guards` variant (src/fft/trip_guards.rs) in f64 and in the real kinds,
+/// which the f32 C2C-heavy list above reaches less: each pass's last trip the only one guarded,
+/// batches that leave blocks part full. The lengths run a partial trip in every kind (the A/B
+/// that measured the form, eighty-fifth session, timed f64 R2C 156 and 110 among them).
+#[test]
+fn partial_trip_guards_are_correct_in_every_kind_and_precision() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let problems = [FftProblem::c2c(360, 5), FftProblem::r2c(156, 7), FftProblem::c2r(110, 7), FftProblem::c2r(468, 9), FftProblem::r2c(1050, 3)];
+        let variants = |precision: Precision| -> Vec<FftRecipe> {
+            problems
+                .iter()
+                .map(|&p| FftRecipe::design_by_heuristic(p.precision(precision), lim).unwrap())
+                .filter_map(|pick| pick.variant_path(lim, "partial trip guards"))
+                .collect()
+        };
+        let (single, double) = (variants(Precision::F32), variants(Precision::F64));
+        assert_eq!((single.len(), double.len()), (problems.len(), problems.len()), "every length offers the variant in both precisions");
+        assert!(single.iter().chain(&double).all(|r| r.guards_partial_trip_only() && r.kernel_name().ends_with("_tg1")));
+        check_recipes::<f32>(&device, single, "partial trip guards f32");
+        check_recipes::<f64>(&device, double, "partial trip guards f64");
+    }
+}
+
 // The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
 // as each device designs them: every entry in the GPU suite, one in CI_ENTRY_STRIDE in CI and
 // under the sanitizer; batches that leave blocks part full, in place too. One test a

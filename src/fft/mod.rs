@@ -78,6 +78,7 @@ mod strided_design;
 pub mod reference;
 pub mod tables;
 mod transform_core;
+mod trip_guards;
 mod variants;
 pub mod wisdom;
 

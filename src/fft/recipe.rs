@@ -115,6 +115,10 @@ pub struct FftTuning {
     /// ([`FftRecipe::can_load_pairs_by_row`], pair_load.rs): None where the rule decides
     /// (`FftRecipe::pairs_by_row_rule`), Some by a variant where measured otherwise.
     pub pairs_by_row: Option<bool>,
+    /// Passes whose last trip runs past their butterflies: None where the rule decides (every
+    /// trip guarded), Some(true) by the `partial trip guards` variant, the last trip's guard
+    /// alone, where measured faster (trip_guards.rs, [`FftRecipe::guards_partial_trip_only`]).
+    pub partial_trip_guards: Option<bool>,
     /// Which prime codelets run Rader's algorithm in registers (two composite DFTs of p - 1
     /// points), not the symmetric pairs' O(p^2) multiply-adds: Off by default; Paying (37,
     /// 41, 43, 53, 61, where that takes fewer instructions) by the `rader codelets` variant,
@@ -681,6 +685,7 @@ impl FftRecipe {
                 codelet_split: core.codelet_split_rule(problem.precision),
                 rader_global_gather: None,
                 pairs_by_row: None,
+                partial_trip_guards: None,
                 rader_codelets: RaderCodelets::Off,
                 prime_factor_convolution: false,
                 grouped_step_twiddles: false,
@@ -982,7 +987,7 @@ impl FftRecipe {
             if self.tuning.grouped_step_twiddles { "_gtw" } else { "" },
             if self.tuning.grid_columns { "_cols" } else { "" }
         );
-        let twiddles = format!("{twiddles}{}{}", self.gather_name_suffix(), self.pair_load_name_suffix());
+        let twiddles = format!("{twiddles}{}{}{}", self.gather_name_suffix(), self.pair_load_name_suffix(), self.trip_guard_name_suffix());
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         // Codelets split otherwise than by the core's rule: prime-factor (`_pfa`) or
         // Cooley-Tukey (`_ct`) splits.

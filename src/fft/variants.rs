@@ -240,6 +240,12 @@ impl FftRecipe {
             let what = if by_row { "pairs flat" } else { "pairs by row" };
             offer(what.into(), &|| Some(with(&|r| r.tuning.pairs_by_row = Some(!by_row))));
         }
+        // Each trip of a pass guarded, or the partial trip alone (trip_guards.rs).
+        if self.can_guard_partial_trip_only() {
+            let partial = self.guards_partial_trip_only();
+            let what = if partial { "every trip guarded" } else { "partial trip guards" };
+            offer(what.into(), &|| Some(with(&|r| r.tuning.partial_trip_guards = Some(!partial))));
+        }
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         // The row designed anew under the lane-group bank model (lane_groups.rs): its padding
         // and lane order as that model lays them out. Planning takes that design by rule only

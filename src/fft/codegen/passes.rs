@@ -288,6 +288,7 @@ impl KernelWriter<'_> {
             Finish::Chirp { len: n, .. } => n,
             _ => len,
         };
+        let partial_trip_only = self.r.guards_partial_trip_only();
         let mut ns = stage.ns0 * stage.radices[..start].iter().product::<usize>();
         for (pass, &radix) in stage.radices.iter().enumerate().skip(start) {
             let (first, last) = (pass == start, pass + 1 == stage.radices.len());
@@ -309,7 +310,10 @@ impl KernelWriter<'_> {
             };
             let butterflies = len / radix * stage.subrows;
             let per_thread = butterflies.div_ceil(w);
-            let guard = per_thread * w != butterflies;
+            // Trip q guards its butterflies where it runs past them, or where any trip does
+            // and the rule guards every trip (trip_guards.rs): t < w, but the compiler does not
+            // know it, so each guard is a branch.
+            let guard = |q: usize| if partial_trip_only { (q + 1) * w > butterflies } else { per_thread * w != butterflies };
             let (gathers, scatters) = (p.gathers(), p.scatters());
             if matches!(p.finish, Finish::RaderFilter { .. }) {
                 self.buffers.spare = dst;
@@ -330,17 +334,17 @@ impl KernelWriter<'_> {
                 self.mirror_pass(&p, w);
             } else if ping_pong {
                 for q in 0..per_thread {
-                    self.open_butterfly(q, w, guard, butterflies, stage);
+                    self.open_butterfly(q, w, guard(q), butterflies, stage);
                     self.w.line(format!("cplx v[{radix}];"));
                     self.pass_reads(&p, q, 0);
                     self.pass_writes(&p, q, 0);
-                    self.close_butterfly(guard);
+                    self.close_butterfly(guard(q));
                 }
             } else {
                 for q in 0..per_thread {
-                    self.open_butterfly(q, w, guard, butterflies, stage);
+                    self.open_butterfly(q, w, guard(q), butterflies, stage);
                     self.pass_reads(&p, q, q * radix);
-                    self.close_butterfly(guard);
+                    self.close_butterfly(guard(q));
                 }
                 // The barrier orders this pass's shared reads before its shared writes.
                 if p.source == Source::Peer {
@@ -349,9 +353,9 @@ impl KernelWriter<'_> {
                     self.w.line("BARRIER();");
                 }
                 for q in 0..per_thread {
-                    self.open_butterfly(q, w, guard, butterflies, stage);
+                    self.open_butterfly(q, w, guard(q), butterflies, stage);
                     self.pass_writes(&p, q, q * radix);
-                    self.close_butterfly(guard);
+                    self.close_butterfly(guard(q));
                 }
             }
             if !p.sink.is_global() {
