@@ -16,8 +16,10 @@
 use super::recipe::{ruled_choice, ruled_choice_suffix, FftRecipe};
 
 impl FftRecipe {
-    /// Whether guarding only the partial trip changes the kernel: a pass of its stages runs two
-    /// trips or more and its last trip is partial.
+    /// Whether guarding only the partial trip may change the kernel: a pass of its stages runs
+    /// two trips or more and its last trip is partial. (Mirror pairs' passes, codegen/mirror.rs,
+    /// guard each trip on its own already: where only they qualify, the variant is the pick's
+    /// code under another name, which the variants suite times as equal.)
     pub fn can_guard_partial_trip_only(&self) -> bool {
         let w = self.tuning.threads_per_transform as usize;
         self.stages().iter().any(|stage| {
