@@ -8,7 +8,7 @@ use super::codelet::{splits_differ, CodeletSplit, RaderCodelets};
 use super::lane_groups::lane_groups;
 use super::problem::{FftKind, FftProblem};
 use super::bank_conflicts::BankModel;
-use super::recipe::{DeviceLimits, FftRecipe, TwiddleSource, THREADS_PER_MULTIPROCESSOR};
+use super::recipe::{DeviceLimits, FftRecipe, FftTuning, TwiddleSource, THREADS_PER_MULTIPROCESSOR};
 use super::transform_core::{radices_text, Core, PrimeCodelets, MAX_PRIME_RADIX};
 
 /// Between the steps of a path of variants ([`FftRecipe::variant_path`]).
@@ -226,26 +226,21 @@ impl FftRecipe {
             let what = if t.lanes_across_dfts { "lanes along dfts" } else { "lanes across dfts" };
             offer(what.into(), &|| Some(with(&|r| r.tuning.lanes_across_dfts = !t.lanes_across_dfts)));
         }
+        // A choice a rule makes unless a variant set it (`ruled_choice`), where the kernel can
+        // take it: the other one, named `to_take` where the kernel declines it, else `to_decline`.
+        let mut flip = |can: bool, taken: bool, (to_take, to_decline): (&str, &str), set: &dyn Fn(&mut FftTuning, Option<bool>)| {
+            if can {
+                offer(if taken { to_decline } else { to_take }.into(), &|| Some(with(&|r| set(&mut r.tuning, Some(!taken)))));
+            }
+        };
         // Rader's gather from the other memory (rader_gather.rs): the rule measured per kind,
         // the lengths it loses at (0.87x-1.13x per length in C2C f32) a choice per kernel.
-        if self.can_gather_from_global() {
-            let global = self.gathers_from_global();
-            let what = if global { "gather from shared" } else { "gather from global" };
-            offer(what.into(), &|| Some(with(&|r| r.tuning.rader_global_gather = Some(!global))));
-        }
+        flip(self.can_gather_from_global(), self.gathers_from_global(), ("gather from global", "gather from shared"), &|t, v| t.rader_global_gather = v);
         // C2R's pair load by rows or flat (pair_load.rs): the rule measured per precision and
         // width, the lengths it loses at (0.90x-1.14x per length) a choice per kernel.
-        if self.can_load_pairs_by_row() {
-            let by_row = self.loads_pairs_by_row();
-            let what = if by_row { "pairs flat" } else { "pairs by row" };
-            offer(what.into(), &|| Some(with(&|r| r.tuning.pairs_by_row = Some(!by_row))));
-        }
+        flip(self.can_load_pairs_by_row(), self.loads_pairs_by_row(), ("pairs by row", "pairs flat"), &|t, v| t.pairs_by_row = v);
         // Each trip of a pass guarded, or the partial trip alone (trip_guards.rs).
-        if self.can_guard_partial_trip_only() {
-            let partial = self.guards_partial_trip_only();
-            let what = if partial { "every trip guarded" } else { "partial trip guards" };
-            offer(what.into(), &|| Some(with(&|r| r.tuning.partial_trip_guards = Some(!partial))));
-        }
+        flip(self.can_guard_partial_trip_only(), self.guards_partial_trip_only(), ("partial trip guards", "every trip guarded"), &|t, v| t.partial_trip_guards = v);
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         // The row designed anew under the lane-group bank model (lane_groups.rs): its padding
         // and lane order as that model lays them out. Planning takes that design by rule only
