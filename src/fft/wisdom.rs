@@ -201,23 +201,21 @@ fn repeated_gain(round_gains: &[(usize, f64)]) -> Option<f64> {
 
 /// The mark in the CSV names of a campaign that re-times kernels whose code changed under
 /// their names: for each (pick, variant, kernel) such a campaign times, the rounds before it
-/// no longer count (`fresh_since`). A kernel's name spells its tuning choices, not the code
+/// no longer count (`fresh_campaign_starts`, `search`). A kernel's name spells its tuning choices, not the code
 /// generated for them, so a codegen change leaves older rounds timing other code: C2R f32
 /// 468's `radix<=8` ran 0.985x its pick in the eighty-second session's two rounds, and
 /// 1.049x-1.080x in three rounds after the eighty-fourth session's change to k (both kernels
 /// changed), which the older rounds held out of the table.
 pub const FRESH_CAMPAIGN_MARK: &str = "-fresh-";
 
-/// The first round that counts for a key timed in `round_gains`: the first round of the latest
-/// fresh campaign (FRESH_CAMPAIGN_MARK) that timed it, else the first round of all. A
-/// campaign is its CSVs' name without the round: `...-fresh-c2r-f32-h200-round2.csv.gz`.
-fn fresh_since(rounds: &[(&str, &str)], round_gains: &RoundGains) -> usize {
+/// For each round, the first round of its campaign where that campaign is fresh
+/// (FRESH_CAMPAIGN_MARK), else None. A campaign is its CSVs' name without the round:
+/// `...-fresh-c2r-f32-h200-round2.csv.gz`.
+fn fresh_campaign_starts(rounds: &[(&str, &str)]) -> Vec<Option<usize>> {
     let campaign = |name: &str| name.rsplit_once("-round").map_or(name, |(campaign, _)| campaign).to_string();
-    let Some(latest) = round_gains.iter().map(|&(round, _)| round).filter(|&round| rounds[round].0.contains(FRESH_CAMPAIGN_MARK)).max() else {
-        return 0;
-    };
-    let fresh = campaign(rounds[latest].0);
-    rounds.iter().position(|(name, _)| campaign(name) == fresh).unwrap_or(latest)
+    let campaigns: Vec<String> = rounds.iter().map(|(name, _)| campaign(name)).collect();
+    let start = |c: &String| campaigns.iter().position(|other| other == c);
+    rounds.iter().zip(&campaigns).map(|((name, _), c)| name.contains(FRESH_CAMPAIGN_MARK).then(|| start(c)).flatten()).collect()
 }
 
 /// What the rounds say of each pick.
@@ -255,8 +253,10 @@ fn search(rounds: &[(&str, &str)], limits: DeviceLimits) -> Result<Search> {
         }
     }
     gains.retain(|key, _| !ambiguous.contains(key));
+    // A key's rounds from the start of the latest fresh campaign that timed it (if any) on.
+    let fresh_starts = fresh_campaign_starts(rounds);
     for round_gains in gains.values_mut() {
-        let since = fresh_since(rounds, round_gains);
+        let since = round_gains.iter().filter_map(|&(round, _)| fresh_starts[round]).max().unwrap_or(0);
         round_gains.retain(|&(round, _)| round >= since);
     }
     // (Invalid ones go before the best is chosen, so that one no longer hides a valid rival:
