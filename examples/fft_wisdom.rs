@@ -16,7 +16,8 @@
 //! With `--stale DIR` first (and no CSVs: those the committed table names), writes nothing to
 //! the table: for each pick whose entry the pick's last round did not time (`stale_searches`),
 //! that entry and every rival winner the round did not time either are to be timed again beside
-//! it. Prints the `gpu_ab.sh` VAR_RUNS that time them, one run a length with all its paths, and
+//! it. Prints the `gpu_ab.sh` VAR_RUNS that time them, one run a suite, each path led by its
+//! length, and
 //! writes them to DIR/stale-runs.txt:
 //! `BINS=new ROUNDS=0 VAR_ROUNDS=2 VAR_RUNS="$(cat .gpu/stale-runs.txt)" bash .gpu/gpu_ab.sh`,
 //! then `python3 scripts/merge_variant_runs.py` over each round's CSVs, and regenerate with them.
@@ -86,35 +87,42 @@ fn report_stale(stale: &[StaleSearch]) {
 }
 
 /// The VAR_RUNS that time each stale pick's paths (`StaleSearch::paths`) again beside it: one
-/// run a (suite, length) naming all its paths, so that its rivals are timed in one run beside
+/// run a suite, each path led by its length (`98:rows /4 / direct io`, which the variants
+/// suite times at that length alone), so that a length's rivals are timed in one run beside
 /// one another. (Until the eighty-second session one run a (suite, path) over its lengths: 154
-/// processes for 12 picks, each starting a device and timing cuFFT and the copy again; by
-/// length, 12.) Written to DIR/stale-runs.txt too, as the list is long. Two paths of a length
-/// that reach one kernel are timed once, under the first name (the variants suite times a
-/// kernel once a run): the other stays stale, for the next `--stale`.
+/// processes for 12 picks, each starting a device and timing cuFFT and the copy again; until
+/// the eighty-sixth, one run a (suite, length): 165 processes for 167 picks.) Written to
+/// DIR/stale-runs.txt too, as the list is long. Two paths of a length that reach one kernel
+/// are timed once, under the first name (the variants suite times a kernel once a run): the
+/// other stays stale, for the next `--stale`.
 fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
     let stale = stale_searches(rounds, DeviceLimits::H200).unwrap_or_else(|e| fail(&e.to_string()));
-    let mut runs: BTreeMap<(&str, usize), Vec<String>> = BTreeMap::new();
+    let mut runs: BTreeMap<&str, BTreeMap<usize, Vec<String>>> = BTreeMap::new();
     for s in &stale {
         let of = (s.problem.kind, s.problem.precision);
         let suite = FftSuite::ALL.into_iter().find(|f| f.variants_of() == Some(of)).expect("a variants suite for every kind and precision");
-        runs.entry((suite.name(), s.problem.len)).or_default().extend(s.paths.iter().cloned());
+        runs.entry(suite.name()).or_default().entry(s.problem.len).or_default().extend(s.paths.iter().cloned());
     }
     let mut var_runs = Vec::new();
-    for ((suite, len), mut paths) in runs {
-        paths.sort();
-        paths.dedup();
-        // `--variants` splits its list at commas, which no variant name holds.
-        if let Some(p) = paths.iter().find(|p| p.contains(',')) {
-            fail(&format!("stale path '{p}' holds a comma, which --variants would split"));
+    for (suite, by_length) in runs {
+        let mut scoped = Vec::new();
+        for (len, mut paths) in by_length.clone() {
+            paths.sort();
+            paths.dedup();
+            // `--variants` splits its list at commas, which no variant name holds.
+            if let Some(p) = paths.iter().find(|p| p.contains(',')) {
+                fail(&format!("stale path '{p}' holds a comma, which --variants would split"));
+            }
+            scoped.extend(paths.iter().map(|p| format!("{len}:{p}")));
         }
-        var_runs.push(format!("{suite}|{len}|{}", paths.join(",")));
+        let lengths: Vec<String> = by_length.keys().map(usize::to_string).collect();
+        var_runs.push(format!("{suite}|{}|{}", lengths.join(","), scoped.join(",")));
     }
     std::fs::create_dir_all(dir).unwrap_or_else(|e| fail(&format!("cannot create {dir}: {e}")));
     let runs_file = format!("{dir}/stale-runs.txt");
     std::fs::write(&runs_file, var_runs.join(";")).unwrap_or_else(|e| fail(&format!("cannot write {runs_file}: {e}")));
     let timings: usize = stale.iter().map(|s| s.paths.len()).sum();
-    eprintln!("{} stale picks; {} runs (one a suite and length, in {runs_file}), {timings} timings of a path", stale.len(), var_runs.len());
+    eprintln!("{} stale picks; {} runs (one a suite, in {runs_file}), {timings} timings of a path", stale.len(), var_runs.len());
     println!("{}", var_runs.join(";"));
 }
 

@@ -61,8 +61,11 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 /// leading `!` leaves out what it names: `!convolution*` times every variant but those). The
 /// variants of the wisdom's kernel are named `then` and their own name here (`then*`: all
 /// of them, and no variant of the pick). A name with `VARIANT_PATH_SEPARATOR` in it is a path
-/// of steps from the pick (`mirror of r2c / min 2 blocks/SM`). Where any filter is given,
-/// the wisdom's kernel (the one planning runs) is timed too, under its path.
+/// of steps from the pick (`mirror of r2c / min 2 blocks/SM`); one led by a length and a
+/// colon (`98:rows /4 / direct io`) is timed at that length alone, and skipped where the
+/// sizes leave that length out, so that one run times many lengths' own paths
+/// (`fft_wisdom --stale`). Where any filter is given, the wisdom's kernel (the one planning
+/// runs) is timed too, under its path.
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], kind: FftKind, precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
@@ -76,15 +79,22 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     };
     let (left_out, only): (Vec<&String>, Vec<&String>) = only.iter().partition(|o| o.starts_with('!'));
     let left_out: Vec<&str> = left_out.iter().map(|o| &o[1..]).collect();
+    // Paths (or names) of one length (`98:rows /4 / direct io`), by length.
+    let (only, scoped): (Vec<&String>, Vec<(usize, &str)>) = split_length_scoped(only);
     // Paths named in full (`mirror pairs / threads /2`): the recipe each reaches from the pick.
     let (paths, only): (Vec<&String>, Vec<&String>) = only.into_iter().partition(|o| o.contains(VARIANT_PATH_SEPARATOR));
+    let mut scoped_paths: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    for (n, path) in scoped {
+        scoped_paths.entry(n).or_default().push(path);
+    }
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let batch = batch_to_fill(kind, precision, n, budget);
         // Rows as N-d plans design them: longer ones than one launch's 1D plans take too.
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
         let pick = FftRecipe::design_row_by_heuristic(problem, lim)?;
-        let wanted = |what: &str| (if only.is_empty() { paths.is_empty() } else { only.iter().any(|o| matches(o, what)) }) && !left_out.iter().any(|o| matches(o, what));
+        let every = paths.is_empty() && scoped_paths.is_empty();
+        let wanted = |what: &str| (if only.is_empty() { every } else { only.iter().any(|o| matches(o, what)) }) && !left_out.iter().any(|o| matches(o, what));
         let first_step = pick.variants(lim);
         // Where the wisdom names a faster kernel for the pick, that kernel's
         // own variants too, named by their path from the pick and filtered as "then" and
@@ -106,9 +116,16 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
         // Where a filter picks what is timed, the kernel the planner runs is timed too: the
         // wisdom's where it names one (under its own path), or the pick. Paths named in full
         // reach their recipe from the pick.
-        let filtered = !only.is_empty() || !paths.is_empty();
+        let filtered = !only.is_empty() || !every;
         let planned = wisdom.as_ref().filter(|_| filtered).map(|(path, r)| (path.to_string(), r.clone()));
-        for (path, r) in planned.into_iter().chain(paths.iter().filter_map(|path| Some((path.to_string(), pick.variant_path(lim, path)?)))) {
+        let own_paths = scoped_paths.get(&n).map_or(&[][..], Vec::as_slice);
+        let mut reached = Vec::new();
+        for &path in own_paths {
+            let r = pick.variant_path(lim, path).ok_or_else(|| crate::error::Error::invalid(format!("--variants: no path '{path}' from the pick at length {n} ({})", pick.kernel_name())))?;
+            reached.push((path.to_string(), r));
+        }
+        let common = paths.iter().filter_map(|path| Some((path.to_string(), pick.variant_path(lim, path)?)));
+        for (path, r) in planned.into_iter().chain(common).chain(reached) {
             offered.insert(path.clone());
             let name = r.kernel_name();
             if pushed.insert(name.clone()) {
@@ -191,6 +208,20 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     Ok(table)
 }
 
+/// `filters` parted into those for every length and those led by one length and a colon
+/// (`98:rows /4 / direct io` -> (98, "rows /4 / direct io")).
+fn split_length_scoped(filters: Vec<&String>) -> (Vec<&String>, Vec<(usize, &str)>) {
+    let mut common = Vec::new();
+    let mut scoped = Vec::new();
+    for path in filters {
+        match path.split_once(':').and_then(|(n, rest)| Some((n.trim().parse::<usize>().ok()?, rest.trim()))) {
+            Some(one) => scoped.push(one),
+            None => common.push(path),
+        }
+    }
+    (common, scoped)
+}
+
 /// Times each plan (labelled by size and variant) on `buffers`, each size's heuristic pick
 /// (its last plan) also before its first, and cuFFT beside the pick's last timing on CUDA, as
 /// fractions of `copy_gbps`; `tick` after each plan.
@@ -251,4 +282,17 @@ fn summarize(copy_gbps: f64, gains: &BTreeMap<String, Vec<(usize, f64)>>, best: 
         best.iter().filter(|b| b.2.is_some()).count()
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_length_scoped;
+
+    #[test]
+    fn a_filter_led_by_a_length_and_a_colon_is_that_length_alone() {
+        let filters: Vec<String> = ["98:rows /4 / direct io", "ping-pong", " 132 : min 3 blocks/SM", "mirror pairs / threads /2", "x:rows /2"].map(String::from).to_vec();
+        let (common, scoped) = split_length_scoped(filters.iter().collect());
+        assert_eq!(common, [&filters[1], &filters[3], &filters[4]], "names, paths and a non-length before a colon apply to every length");
+        assert_eq!(scoped, [(98, "rows /4 / direct io"), (132, "min 3 blocks/SM")]);
+    }
 }

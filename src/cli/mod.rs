@@ -80,7 +80,8 @@ enum Command {
         /// leaves out what it names (!convolution* times every variant but those). Where the
         /// wisdom names a faster kernel than the pick, its variants are timed too, as
         /// 'then NAME' (then* times those alone). A path of names separated by ' / '
-        /// ("mirror pairs / threads /2") times the recipe those steps reach from the pick.
+        /// ("mirror pairs / threads /2") times the recipe those steps reach from the pick;
+        /// led by a length and a colon ("98:rows /4 / direct io"), at that length alone.
         #[arg(long, value_name = "LIST")]
         variants: Option<String>,
         /// FFT suites sweep, f64, real, r2c, c2r, real-f64 and variants*: compile every kernel
