@@ -170,7 +170,7 @@ fn picks_to_check() -> Option<Vec<String>> {
 }
 
 /// Outside the GPU suite, every how-many-th wisdom entry of each test is checked: at 32, about
-/// 217 of the 6954 entries, out of place and in place (on PoCL one in eight took 23 minutes
+/// 217 of the 6948 entries, out of place and in place (on PoCL one in eight took 23 minutes
 /// once the table held the fifty-eighth session's Rader codelets, whose straight-line kernels
 /// PoCL compiles slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite
 /// checks them all.
