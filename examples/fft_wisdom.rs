@@ -105,8 +105,9 @@ fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
     }
     let mut var_runs = Vec::new();
     for (suite, by_length) in runs {
+        let lengths: Vec<String> = by_length.keys().map(usize::to_string).collect();
         let mut scoped = Vec::new();
-        for (len, mut paths) in by_length.clone() {
+        for (len, mut paths) in by_length {
             paths.sort();
             paths.dedup();
             // `--variants` splits its list at commas, which no variant name holds.
@@ -115,7 +116,6 @@ fn write_stale_runs(rounds: &[(&str, &str)], dir: &str) {
             }
             scoped.extend(paths.iter().map(|p| format!("{len}:{p}")));
         }
-        let lengths: Vec<String> = by_length.keys().map(usize::to_string).collect();
         var_runs.push(format!("{suite}|{}|{}", lengths.join(","), scoped.join(",")));
     }
     std::fs::create_dir_all(dir).unwrap_or_else(|e| fail(&format!("cannot create {dir}: {e}")));

@@ -213,10 +213,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
 fn split_length_scoped(filters: Vec<&String>) -> (Vec<&String>, Vec<(usize, &str)>) {
     let mut common = Vec::new();
     let mut scoped = Vec::new();
-    for path in filters {
-        match path.split_once(':').and_then(|(n, rest)| Some((n.trim().parse::<usize>().ok()?, rest.trim()))) {
+    for filter in filters {
+        match filter.split_once(':').and_then(|(n, rest)| Some((n.trim().parse::<usize>().ok()?, rest.trim()))) {
             Some(one) => scoped.push(one),
-            None => common.push(path),
+            None => common.push(filter),
         }
     }
     (common, scoped)
