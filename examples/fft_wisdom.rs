@@ -6,6 +6,11 @@
 //! -9n` a new campaign's CSVs before naming them; plain .csv files are read as well).
 //! With `--check` first, writes nothing and fails where the committed table differs. Otherwise,
 //! after writing it, names the entries their pick's last round did not time (see `--stale`).
+//! Named no CSVs, it takes those the committed table names (its second line): `cargo run
+//! --release --example fft_wisdom` regenerates the table, and `-- --check` checks it. C2R's
+//! `mirror of r2c wisdom` reads the R2C entries of the table built into the library, so after
+//! a regeneration that changes R2C entries, run it again (it rebuilds with the new table) until
+//! the table stays the same (eighty-sixth session: once more).
 //! With `--add` first, the CSVs named are a new campaign's rounds, taken after those the
 //! committed table was generated from (its second line names them):
 //! `cargo run --release --example fft_wisdom -- --add docs/fft/NEW-round1.csv.gz docs/fft/NEW-round2.csv.gz`.
@@ -43,7 +48,8 @@ fn main() {
         }
         args.remove(0)
     });
-    if stale_dir.is_some() && args.is_empty() {
+    // No CSVs named: those the committed table was generated from (its second line).
+    if args.is_empty() {
         args = wisdom_sources(HOPPER_WISDOM);
     }
     if args.first().map(String::as_str) == Some("--add") {
