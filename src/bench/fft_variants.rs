@@ -87,13 +87,14 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     for (n, path) in scoped {
         scoped_paths.entry(n).or_default().push(path);
     }
+    // No path named, for every length or for one: with no name either, every variant is timed.
+    let every = paths.is_empty() && scoped_paths.is_empty();
     let mut offered = std::collections::BTreeSet::new();
     for &n in sizes {
         let batch = batch_to_fill(kind, precision, n, budget);
         // Rows as N-d plans design them: longer ones than one launch's 1D plans take too.
         let problem = FftProblem { kind, ..FftProblem::c2c(n, batch) }.precision(precision);
         let pick = FftRecipe::design_row_by_heuristic(problem, lim)?;
-        let every = paths.is_empty() && scoped_paths.is_empty();
         let wanted = |what: &str| (if only.is_empty() { every } else { only.iter().any(|o| matches(o, what)) }) && !left_out.iter().any(|o| matches(o, what));
         let first_step = pick.variants(lim);
         // Where the wisdom names a faster kernel for the pick, that kernel's
