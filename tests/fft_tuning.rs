@@ -69,6 +69,34 @@ fn partial_trip_guards_are_correct_in_every_kind_and_precision() {
     }
 }
 
+/// The `stepped pair twiddles` variant (src/fft/pair_twiddles.rs) in both real kinds and both
+/// precisions: mirror pairs that read W^p once and step it by literals, butterflies S/2 taking
+/// literals alone (S even: 4096, 2600) or none (S odd: 572's last radix 2 over 286 points);
+/// picks without mirror pairs take them first (`mirror pairs`, C2R's `mirror of r2c`).
+#[test]
+fn stepped_pair_twiddles_are_correct_in_both_real_kinds_and_precisions() {
+    for device in common::devices() {
+        let lim = limits(&device);
+        let problems = [FftProblem::r2c(4096, 3), FftProblem::r2c(572, 7), FftProblem::c2r(2600, 5), FftProblem::c2r(3380, 3), FftProblem::r2c(1050, 9)];
+        let variants = |precision: Precision| -> Vec<FftRecipe> {
+            problems
+                .iter()
+                .map(|&p| {
+                    let pick = FftRecipe::design_by_heuristic(p.precision(precision), lim).unwrap();
+                    ["", "mirror pairs / ", "mirror of r2c / "]
+                        .iter()
+                        .find_map(|first| pick.variant_path(lim, &format!("{first}stepped pair twiddles")))
+                        .unwrap_or_else(|| panic!("{p:?} {precision:?}: no path to stepped pair twiddles"))
+                })
+                .collect()
+        };
+        let (single, double) = (variants(Precision::F32), variants(Precision::F64));
+        assert!(single.iter().chain(&double).all(|r| r.steps_pair_twiddles() && r.kernel_name().ends_with("_stw")));
+        check_recipes::<f32>(&device, single, "stepped pair twiddles f32");
+        check_recipes::<f64>(&device, double, "stepped pair twiddles f64");
+    }
+}
+
 // The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
 // as each device designs them: every entry in the GPU suite, one in CI_ENTRY_STRIDE in CI and
 // under the sanitizer; batches that leave blocks part full, in place too. One test a
@@ -170,7 +198,7 @@ fn picks_to_check() -> Option<Vec<String>> {
 }
 
 /// Outside the GPU suite, every how-many-th wisdom entry of each test is checked: at 32, about
-/// 217 of the 6948 entries, out of place and in place (on PoCL one in eight took 23 minutes
+/// 218 of the 6973 entries, out of place and in place (on PoCL one in eight took 23 minutes
 /// once the table held the fifty-eighth session's Rader codelets, whose straight-line kernels
 /// PoCL compiles slowly, and one in sixteen 21 minutes on a 2-core machine). The GPU suite
 /// checks them all.

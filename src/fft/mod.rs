@@ -64,6 +64,7 @@ mod held_values;
 pub mod lane_groups;
 mod lanes_across_rows;
 mod pair_load;
+mod pair_twiddles;
 mod plan;
 mod prime_factor_convolution;
 mod problem;

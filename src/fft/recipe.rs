@@ -119,6 +119,10 @@ pub struct FftTuning {
     /// trip guarded), Some(true) by the `partial trip guards` variant, the last trip's guard
     /// alone, where measured faster (trip_guards.rs, [`FftRecipe::guards_partial_trip_only`]).
     pub partial_trip_guards: Option<bool>,
+    /// Mirror pairs' twiddles: None where the rule decides (each W^i from the table),
+    /// Some(true) by the `stepped pair twiddles` variant, W^p read once and stepped by
+    /// literals, where measured faster (pair_twiddles.rs, [`FftRecipe::steps_pair_twiddles`]).
+    pub stepped_pair_twiddles: Option<bool>,
     /// Which prime codelets run Rader's algorithm in registers (two composite DFTs of p - 1
     /// points), not the symmetric pairs' O(p^2) multiply-adds: Off by default; Paying (37,
     /// 41, 43, 53, 61, where that takes fewer instructions) by the `rader codelets` variant,
@@ -686,6 +690,7 @@ impl FftRecipe {
                 rader_global_gather: None,
                 pairs_by_row: None,
                 partial_trip_guards: None,
+                stepped_pair_twiddles: None,
                 rader_codelets: RaderCodelets::Off,
                 prime_factor_convolution: false,
                 grouped_step_twiddles: false,
@@ -987,7 +992,13 @@ impl FftRecipe {
             if self.tuning.grouped_step_twiddles { "_gtw" } else { "" },
             if self.tuning.grid_columns { "_cols" } else { "" }
         );
-        let twiddles = format!("{twiddles}{}{}{}", self.gather_name_suffix(), self.pair_load_name_suffix(), self.trip_guard_name_suffix());
+        let twiddles = format!(
+            "{twiddles}{}{}{}{}",
+            self.gather_name_suffix(),
+            self.pair_load_name_suffix(),
+            self.trip_guard_name_suffix(),
+            self.pair_twiddle_name_suffix()
+        );
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         // Codelets split otherwise than by the core's rule: prime-factor (`_pfa`) or
         // Cooley-Tukey (`_ct`) splits.

@@ -241,6 +241,8 @@ impl FftRecipe {
         flip(self.can_load_pairs_by_row(), self.loads_pairs_by_row(), ("pairs by row", "pairs flat"), &|t, v| t.pairs_by_row = v);
         // Each trip of a pass guarded, or the partial trip alone (trip_guards.rs).
         flip(self.can_guard_partial_trip_only(), self.guards_partial_trip_only(), ("partial trip guards", "every trip guarded"), &|t, v| t.partial_trip_guards = v);
+        // Mirror pairs' twiddles from the table, or W^p stepped by literals (pair_twiddles.rs).
+        flip(self.can_step_pair_twiddles(), self.steps_pair_twiddles(), ("stepped pair twiddles", "pair twiddles from the table"), &|t, v| t.stepped_pair_twiddles = v);
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         // The row designed anew under the lane-group bank model (lane_groups.rs): its padding
         // and lane order as that model lays them out. Planning takes that design by rule only

@@ -89,6 +89,7 @@ impl KernelWriter<'_> {
         ]);
         self.w.open("if (s < rows)");
         self.w.line(format!("const GLOBAL cplx* X = in_rows + s * {apart}u;"));
+        self.step_twiddle_base();
         for k in 0..radix {
             self.rebuild_pair(p, "p", k * butterflies, &[(k, false), (2 * radix - 1 - k, true)]);
         }
@@ -110,7 +111,8 @@ impl KernelWriter<'_> {
         self.w.line(format!("const u32 i = {j} + {c}u;"));
         self.w.line(format!("cplx a = (X + {j})[{c}];"));
         self.w.line(format!("cplx b = (X + ({m}u - {j}))[{}];   /* X[m - i] */", negated(c)));
-        io::rebuild_difference(&mut self.w, &format!("(tables + {j})[{}u]", self.tables.real_twiddles + c));
+        let twiddle = self.pair_twiddle(j, c);
+        io::rebuild_difference(&mut self.w, &twiddle);
         for &(slot, mirror) in into {
             self.w.line(match mirror {
                 false => format!("v[{slot}] = {};", io::REBUILT),
@@ -134,6 +136,7 @@ impl KernelWriter<'_> {
         ]);
         self.w.open("if (s < rows)");
         self.w.line(format!("GLOBAL cplx* X = out_rows + s * {apart}u;"));
+        self.step_twiddle_base();
         for k in 0..radix {
             let mirror = format!("p == 0 ? v[{}] : v[{}]", (radix - k) % radix, 2 * radix - 1 - k);
             self.separate_pair(p, "p", k * butterflies, k, &mirror, if k == 0 { MirrorWrite::Always } else { MirrorWrite::If("p != 0") });
@@ -155,7 +158,8 @@ impl KernelWriter<'_> {
         let half = self.lit.real(0.5);
         self.w.open("");
         io::separate_even(&mut self.w, &format!("v[{slot}]"), mirror, &half);
-        io::separate_odd(&mut self.w, &format!("(tables + {j})[{}u]", self.tables.real_twiddles + c), &half);
+        let twiddle = self.pair_twiddle(j, c);
+        io::separate_odd(&mut self.w, &twiddle, &half);
         self.w.line(format!("(X + {j})[{c}] = cscale(cadd(even, odd), scale);"));
         let store = format!("(X + ({m}u - {j}))[{}] = cscale(cconj(csub(even, odd)), scale);   /* X[m - i] */", negated(c));
         match mirrored {
@@ -164,6 +168,31 @@ impl KernelWriter<'_> {
             MirrorWrite::Never => &mut self.w,
         };
         self.w.close();
+    }
+
+    /// With stepped pair twiddles (pair_twiddles.rs), W^p read once for butterfly p's values.
+    fn step_twiddle_base(&mut self) {
+        if self.r.steps_pair_twiddles() {
+            self.w.line(format!("const cplx w_p = (tables + p)[{}u];   /* W^p, stepped by the literals W^c below */", self.tables.real_twiddles));
+        }
+    }
+
+    /// The twiddle W^i of value i = `j` + `c` (W = e^{-2 pi i/N}): read from the table by the
+    /// rule; stepped, W^p times the literal W^c for butterfly p, a literal for a butterfly
+    /// `j` that is itself one (pair 0's second, S/2).
+    fn pair_twiddle(&self, j: &str, c: usize) -> String {
+        if !self.r.steps_pair_twiddles() {
+            return format!("(tables + {j})[{}u]", self.tables.real_twiddles + c);
+        }
+        let root = |i: usize| {
+            let angle = -2.0 * std::f64::consts::PI * i as f64 / self.r.problem.len as f64;
+            format!("MAKE_CPLX({}, {})", self.lit.real(angle.cos()), self.lit.real(angle.sin()))
+        };
+        match j.strip_suffix('u').and_then(|literal| literal.parse::<usize>().ok()) {
+            Some(first) => root(first + c),
+            None if c == 0 => "w_p".into(),
+            None => format!("cmul(w_p, {})", root(c)),
+        }
     }
 }
 
