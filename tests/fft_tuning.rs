@@ -54,13 +54,7 @@ fn partial_trip_guards_are_correct_in_every_kind_and_precision() {
     for device in common::devices() {
         let lim = limits(&device);
         let problems = [FftProblem::c2c(360, 5), FftProblem::r2c(156, 7), FftProblem::c2r(110, 7), FftProblem::c2r(468, 9), FftProblem::r2c(1050, 3)];
-        let variants = |precision: Precision| -> Vec<FftRecipe> {
-            problems
-                .iter()
-                .map(|&p| FftRecipe::design_by_heuristic(p.precision(precision), lim).unwrap())
-                .filter_map(|pick| pick.variant_path(lim, "partial trip guards"))
-                .collect()
-        };
+        let variants = |precision: Precision| variants_along(lim, &problems, precision, &["partial trip guards"]);
         let (single, double) = (variants(Precision::F32), variants(Precision::F64));
         assert_eq!((single.len(), double.len()), (problems.len(), problems.len()), "every length offers the variant in both precisions");
         assert!(single.iter().chain(&double).all(|r| r.guards_partial_trip_only() && r.kernel_name().ends_with("_tg1")));
@@ -78,23 +72,26 @@ fn stepped_pair_twiddles_are_correct_in_both_real_kinds_and_precisions() {
     for device in common::devices() {
         let lim = limits(&device);
         let problems = [FftProblem::r2c(4096, 3), FftProblem::r2c(572, 7), FftProblem::c2r(2600, 5), FftProblem::c2r(3380, 3), FftProblem::r2c(1050, 9)];
-        let variants = |precision: Precision| -> Vec<FftRecipe> {
-            problems
-                .iter()
-                .map(|&p| {
-                    let pick = FftRecipe::design_by_heuristic(p.precision(precision), lim).unwrap();
-                    ["", "mirror pairs / ", "mirror of r2c / "]
-                        .iter()
-                        .find_map(|first| pick.variant_path(lim, &format!("{first}stepped pair twiddles")))
-                        .unwrap_or_else(|| panic!("{p:?} {precision:?}: no path to stepped pair twiddles"))
-                })
-                .collect()
-        };
+        let paths = ["stepped pair twiddles", "mirror pairs / stepped pair twiddles", "mirror of r2c / stepped pair twiddles"];
+        let variants = |precision: Precision| variants_along(lim, &problems, precision, &paths);
         let (single, double) = (variants(Precision::F32), variants(Precision::F64));
         assert!(single.iter().chain(&double).all(|r| r.steps_pair_twiddles() && r.kernel_name().ends_with("_stw")));
         check_recipes::<f32>(&device, single, "stepped pair twiddles f32");
         check_recipes::<f64>(&device, double, "stepped pair twiddles f64");
     }
+}
+
+/// Each of `problems` in `precision`, as the heuristic designs its pick, taken along the first
+/// of `paths` (variant paths, `FftRecipe::variant_path`) that reaches a recipe from it; panics
+/// where none does.
+fn variants_along(lim: DeviceLimits, problems: &[FftProblem], precision: Precision, paths: &[&str]) -> Vec<FftRecipe> {
+    problems
+        .iter()
+        .map(|&p| {
+            let pick = FftRecipe::design_by_heuristic(p.precision(precision), lim).unwrap();
+            paths.iter().find_map(|path| pick.variant_path(lim, path)).unwrap_or_else(|| panic!("{p:?} {precision:?}: none of {paths:?} from the pick"))
+        })
+        .collect()
 }
 
 // The kernels the measured wisdom runs instead of the heuristic's pick (src/fft/wisdom.rs),
