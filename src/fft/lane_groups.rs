@@ -107,7 +107,7 @@ const SCOPES: [Scope; 6] = [
         max_len: MAX_SINGLE_LAUNCH_LEN,
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
-        measured_slower: &[65, 73, 151, 161, 267, 302, 353, 365, 404, 411, 652, 708, 905, 1145, 1164, 2316, 2359, 2708, 3031, 3436, 3530],
+        measured_slower: &[73, 267, 302, 365, 404, 411, 652, 708, 905, 1145, 1164, 2316, 2359, 2708, 3031, 3436, 3530],
     },
     Scope {
         name: "c2c-f64",
@@ -142,7 +142,7 @@ const SCOPES: [Scope; 6] = [
         smooth_max_len: MAX_SINGLE_LAUNCH_LEN,
         bluestein_max_len: MAX_SINGLE_LAUNCH_LEN,
         measured_slower: &[
-            95, 106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004, 1068, 1096, 1181, 1304, 1565, 1812, 1865,
+            106, 131, 220, 436, 445, 485, 504, 576, 591, 695, 724, 788, 872, 880, 970, 995, 1004, 1068, 1096, 1181, 1304, 1565, 1812, 1865,
             2062, 2149, 2191, 2458, 2524, 2554, 2933, 3025, 3032, 3092, 3169, 3227, 3260, 3544, 3629, 3653, 3667, 3707, 3730, 3787, 3896, 3898,
             3928, 3932, 4077,
         ],
@@ -292,14 +292,20 @@ mod tests {
     /// so the list holds no entry that no longer does anything.
     #[test]
     fn measured_slower_rows_are_rows_the_model_takes() {
+        // Every offending row at once: a wisdom change can retire several (a row with an
+        // entry is one the model leaves alone).
+        let mut offending = Vec::new();
         for scope in &SCOPES {
             let name = scope.name;
             for &len in scope.measured_slower {
                 let problem = FftProblem { kind: scope.kind, precision: scope.precision, ..FftProblem::c2c(len, 1) };
                 assert!(timed_scope(&problem).is_some(), "{name} {len}: outside the rule's scope");
-                assert!(model_takes_lane_groups(scope, problem, DeviceLimits::H200).unwrap(), "{name} {len}: the model keeps the pick");
+                if !model_takes_lane_groups(scope, problem, DeviceLimits::H200).unwrap() {
+                    offending.push(format!("{name} {len}"));
+                }
                 assert!(!takes_lane_groups(problem, DeviceLimits::H200).unwrap(), "{name} {len}");
             }
         }
+        assert!(offending.is_empty(), "the model keeps the pick (drop them from measured_slower): {}", offending.join(", "));
     }
 }

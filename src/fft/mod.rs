@@ -47,6 +47,7 @@ macro_rules! direction_wrappers {
     };
 }
 
+mod aligned_stores;
 mod cluster;
 mod axis_job;
 mod bank_conflicts;

@@ -123,6 +123,11 @@ pub struct FftTuning {
     /// Some(true) by the `stepped pair twiddles` variant, W^p read once and stepped by
     /// literals, where measured faster (pair_twiddles.rs, [`FftRecipe::steps_pair_twiddles`]).
     pub stepped_pair_twiddles: Option<bool>,
+    /// Staged stores of rows that do not start on a 32-byte sector: None where the rule decides
+    /// (the block's flat index from its first value), Some(true) by the `sector-aligned
+    /// stores` variant, the flat index shifted so that each warp's stores fill whole sectors,
+    /// where measured faster (aligned_stores.rs, [`FftRecipe::aligns_stores`]).
+    pub aligned_stores: Option<bool>,
     /// Which prime codelets run Rader's algorithm in registers (two composite DFTs of p - 1
     /// points), not the symmetric pairs' O(p^2) multiply-adds: Off by default; Paying (37,
     /// 41, 43, 53, 61, where that takes fewer instructions) by the `rader codelets` variant,
@@ -691,6 +696,7 @@ impl FftRecipe {
                 pairs_by_row: None,
                 partial_trip_guards: None,
                 stepped_pair_twiddles: None,
+                aligned_stores: None,
                 rader_codelets: RaderCodelets::Off,
                 prime_factor_convolution: false,
                 grouped_step_twiddles: false,
@@ -993,11 +999,12 @@ impl FftRecipe {
             if self.tuning.grid_columns { "_cols" } else { "" }
         );
         let twiddles = format!(
-            "{twiddles}{}{}{}{}",
+            "{twiddles}{}{}{}{}{}",
             self.gather_name_suffix(),
             self.pair_load_name_suffix(),
             self.trip_guard_name_suffix(),
-            self.pair_twiddle_name_suffix()
+            self.pair_twiddle_name_suffix(),
+            self.aligned_store_name_suffix()
         );
         let pad = format!("_p{}r{}", self.tuning.pad_shift.unwrap_or(0), self.tuning.row_pad);
         // Codelets split otherwise than by the core's rule: prime-factor (`_pfa`) or

@@ -243,6 +243,8 @@ impl FftRecipe {
         flip(self.can_guard_partial_trip_only(), self.guards_partial_trip_only(), ("partial trip guards", "every trip guarded"), &|t, v| t.partial_trip_guards = v);
         // Mirror pairs' twiddles from the table, or W^p stepped by literals (pair_twiddles.rs).
         flip(self.can_step_pair_twiddles(), self.steps_pair_twiddles(), ("stepped pair twiddles", "pair twiddles from the table"), &|t, v| t.stepped_pair_twiddles = v);
+        // Staged stores from the block's sector, or from its first value (aligned_stores.rs).
+        flip(self.can_align_stores(), self.aligns_stores(), ("sector-aligned stores", "stores from the block's start"), &|t, v| t.aligned_stores = v);
         offer("no padding".into(), &|| Some(with(&|r| r.tuning.drop_padding())));
         // The row designed anew under the lane-group bank model (lane_groups.rs): its padding
         // and lane order as that model lays them out. Planning takes that design by rule only

@@ -228,7 +228,7 @@ impl KernelWriter<'_> {
                 None if p.kind == FftKind::R2C => (p.half_spectrum_len(), "i".to_string()),
                 None => (self.r.core.len(), "i".to_string()),
             };
-            self.row_loop(count, |w| {
+            self.store_loop(count, |w| {
                 w.line(format!("write_output(out_rows, tables, row, i, 0u, {}, sign, scale);", Self::sh(buffer, "row", &slot)));
             });
             return;
@@ -270,7 +270,7 @@ impl KernelWriter<'_> {
         let m = p.len / 2;
         let (apart, half) = (p.row_elements().1, p.half_spectrum_len());
         let (buffer, real_twiddles, half_lit) = (self.buffers.row, self.tables.real_twiddles, self.lit.real(0.5));
-        self.row_loop(half, |w| {
+        self.store_loop(half, |w| {
             w.comment(&["X[i] = E + W^i O with E = (Z[i] + conj Z[m-i])/2, O = -i (Z[i] - conj Z[m-i])/2"]);
             separate_even(w, &Self::sh(buffer, "row", &format!("(i == {m}u ? 0 : i)")), &Self::sh(buffer, "row", &format!("(i == 0 ? 0 : {m}u - i)")), &half_lit);
             w.line(format!("const cplx odd = cmul_neg_i(cscale(csub(a, b), {half_lit}));"));

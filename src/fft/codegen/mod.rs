@@ -446,6 +446,45 @@ impl<'a> KernelWriter<'a> {
         self.row_loop_with(per_row, format!("for (u32 k = 0; k < {trips}u; ++k)"), None, body);
     }
 
+    /// `row_loop` for the store phase: where the kernel aligns its stores (aligned_stores.rs),
+    /// the flat index starts `lead` values before the block's first value, `lead` being how
+    /// far into its 32-byte sector that value lies, so that each warp's run of stores fills
+    /// whole sectors.
+    fn store_loop(&mut self, per_row: usize, body: impl FnOnce(&mut SourceWriter)) {
+        if !self.r.aligns_stores() {
+            return self.row_loop(per_row, body);
+        }
+        let stored = self.r.stored_rows().expect("aligned stores have a store phase");
+        assert_eq!(stored.per_row, per_row, "the store phase writes what stored_rows says");
+        let (threads, rows) = (self.r.threads_per_block() as usize, self.r.tuning.transforms_per_block as usize);
+        self.w.comment(&[
+            "sector-aligned stores: the block's first value lies `lead` values into a 32-byte sector;",
+            "the flat index starts at that sector, so that each warp's stores fill whole sectors",
+        ]);
+        self.w.line(format!("const u32 lead = (u32)((first * {}u) % {}u);", stored.apart, stored.per_sector));
+        let trips = (per_row * rows + stored.per_sector - 1).div_ceil(threads);
+        self.w.line("#pragma unroll");
+        self.w.open(format!("for (u32 k = 0; k < {trips}u; ++k)"));
+        self.w.line(format!("const u32 e = tid + k * {threads}u;"));
+        if rows == 1 {
+            // Trips 1 .. per_row / threads lie inside the row whatever the lead (it is under a
+            // sector, a sector under a block's threads): once unrolled, they lose their check.
+            let inner = if threads >= stored.per_sector { per_row / threads } else { 0 };
+            let check = format!("(e >= lead && e - lead < {per_row}u)");
+            self.w.open(if inner > 1 { format!("if ((k >= 1u && k < {inner}u) || {check})") } else { format!("if {check}") });
+            self.w.line("const u32 row = 0;   /* the block's one row */");
+            self.w.line("const u32 i = e - lead;");
+        } else {
+            self.w.open(format!("if (e >= lead && e - lead < rows * {per_row}u)"));
+            self.w.line("const u32 at = e - lead;");
+            self.w.line(format!("const u32 row = at / {per_row}u;"));
+            self.w.line(format!("const u32 i = at - row * {per_row}u;"));
+        }
+        body(&mut self.w);
+        self.w.close();
+        self.w.close();
+    }
+
     /// Trips of `row_loop` over `per_row` values a row.
     fn row_loop_trips(&self, per_row: usize) -> usize {
         (per_row * self.r.tuning.transforms_per_block as usize).div_ceil(self.r.threads_per_block() as usize)
