@@ -6,9 +6,10 @@
 //! After writing, names the rows that left or joined the table. A row leaves when the wisdom
 //! gains an entry for it, and that entry was measured against the heuristic's pick, not the
 //! lane-group design the row ran: in the eighty-eighth session 23 rows left so, some to run
-//! 0.63x-0.87x (docs/BENCHMARKS.md). A row joins when its entry is dropped. Before
-//! committing, time each moved row's kernel against the last commit's (`gpu_ab.sh` with both
-//! CLIs), or leave its length out of the new campaign's CSVs.
+//! 0.63x-0.87x (docs/BENCHMARKS.md; filtered variants runs now time the lane-group design
+//! beside such rows, so the standings weigh an entry against it). A row joins when its entry
+//! is dropped. Before committing, time each moved row's kernel against the last commit's
+//! (`gpu_ab.sh` with both CLIs), or leave its length out of the new campaign's CSVs.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -21,7 +21,7 @@ use super::{driver_copy_gbps, progress, time_launches, BenchConfig, Table, Timin
 use crate::device::Device;
 use crate::error::Result;
 use crate::fft::wisdom::PICK_TIMED_FIRST;
-use crate::fft::{limits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, VARIANT_PATH_SEPARATOR};
+use crate::fft::{limits, DeviceLimits, Direction, FftKind, FftPlan, FftProblem, FftRecipe, Precision, VARIANT_PATH_SEPARATOR};
 use crate::Backend;
 
 /// C2C sizes timed when `--sizes` names none: 13-smooth sizes below 0.85 of copy in the H200 sweep,
@@ -64,8 +64,8 @@ const TIMING: TimingPlan = TimingPlan { reps: 5, launches: 10 };
 /// of steps from the pick (`mirror of r2c / min 2 blocks/SM`); one led by a length and a
 /// colon (`98:rows /4 / direct io`) is timed at that length alone, and skipped where the
 /// sizes leave that length out, so that one run times many lengths' own paths
-/// (`fft_wisdom --stale`). Where any filter is given, the wisdom's kernel (the one planning
-/// runs) is timed too, under its path.
+/// (`fft_wisdom --stale`). Where any filter is given, the kernel planning runs is timed too,
+/// under its path (`planned_kernel`: the wisdom's, or the lane-group design).
 pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[String], kind: FftKind, precision: Precision) -> Result<Table> {
     let budget: usize = if cfg.quick { 16 << 20 } else { 256 << 20 };
     let lim = limits(device);
@@ -114,11 +114,10 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
                 recipes.push((n, what, r));
             }
         }
-        // Where a filter picks what is timed, the kernel the planner runs is timed too: the
-        // wisdom's where it names one (under its own path), or the pick. Paths named in full
-        // reach their recipe from the pick.
+        // Where a filter picks what is timed, the kernel the planner runs is timed too
+        // (`planned_kernel`). Paths named in full reach their recipe from the pick.
         let filtered = !only.is_empty() || !every;
-        let planned = wisdom.as_ref().filter(|_| filtered).map(|(path, r)| (path.to_string(), r.clone()));
+        let planned = planned_kernel(&pick, wisdom.as_ref(), lim).filter(|_| filtered);
         let own_paths = scoped_paths.get(&n).map_or(&[][..], Vec::as_slice);
         let mut reached = Vec::new();
         for &path in own_paths {
@@ -209,6 +208,21 @@ pub(super) fn run(device: &Device, cfg: &BenchConfig, sizes: &[usize], only: &[S
     Ok(table)
 }
 
+/// The kernel planning runs for a row whose heuristic pick is `pick`, where it is not the pick,
+/// with the variant path that reaches it: the wisdom's (`wisdom`, the pick's
+/// `wisdom_variant`), or the lane-group design (`lane groups`) where planning lays the row out
+/// by that model (fft/lane_groups.rs). A campaign that times only the variants it names still
+/// times this kernel beside them, so that an entry must beat what the row ran: in the
+/// eighty-eighth session 23 rows of the lane-group table took entries measured against the
+/// pick alone, and some ran 0.63x-0.87x what they had.
+fn planned_kernel(pick: &FftRecipe, wisdom: Option<&(&'static str, FftRecipe)>, lim: DeviceLimits) -> Option<(String, FftRecipe)> {
+    if let Some((path, r)) = wisdom {
+        return Some((path.to_string(), r.clone()));
+    }
+    let lanes = "lane groups";
+    crate::fft::lane_groups::listed(&pick.problem, lim).then(|| pick.variant_path(lim, lanes).map(|r| (lanes.to_string(), r))).flatten()
+}
+
 /// `filters` parted into those for every length and those led by one length and a colon
 /// (`98:rows /4 / direct io` -> (98, "rows /4 / direct io")).
 fn split_length_scoped(filters: Vec<&String>) -> (Vec<&String>, Vec<(usize, &str)>) {
@@ -287,7 +301,8 @@ fn summarize(copy_gbps: f64, gains: &BTreeMap<String, Vec<(usize, f64)>>, best: 
 
 #[cfg(test)]
 mod tests {
-    use super::split_length_scoped;
+    use super::{planned_kernel, split_length_scoped};
+    use crate::fft::{lane_groups, DeviceLimits, FftKind, FftProblem, FftRecipe, Precision};
 
     #[test]
     fn a_filter_led_by_a_length_and_a_colon_is_that_length_alone() {
@@ -295,5 +310,23 @@ mod tests {
         let (common, scoped) = split_length_scoped(filters.iter().collect());
         assert_eq!(common, [&filters[1], &filters[3], &filters[4]], "names, paths and a non-length before a colon apply to every length");
         assert_eq!(scoped, [(98, "rows /4 / direct io"), (132, "min 3 blocks/SM")]);
+    }
+
+    /// The variants suite times what planning runs beside a filter's variants: the lane-group
+    /// design at a row the lane-group table lists, the wisdom's kernel at a row with an entry,
+    /// nothing more at a row planned as picked (the first length of each kind).
+    #[test]
+    fn the_planned_kernel_is_what_planning_designs() {
+        let lim = DeviceLimits::H200;
+        let listed = lane_groups::listed_lengths(FftKind::C2C, Precision::F32);
+        let pick = |n: usize| FftRecipe::design_by_heuristic(FftProblem::c2c(n, 1000), lim).unwrap();
+        let with_wisdom = (2..4096).find(|&n| !listed.contains(&n) && pick(n).wisdom_variant(lim).is_some()).unwrap();
+        let plain = (2..4096).find(|&n| !listed.contains(&n) && pick(n).wisdom_variant(lim).is_none()).unwrap();
+        for (n, expected) in [(listed[0], Some("lane groups")), (with_wisdom, pick(with_wisdom).wisdom_variant(lim).map(|w| w.0)), (plain, None)] {
+            let (pick, planned) = (pick(n), FftRecipe::design(FftProblem::c2c(n, 1000), lim).unwrap());
+            let got = planned_kernel(&pick, pick.wisdom_variant(lim).as_ref(), lim);
+            assert_eq!(got.as_ref().map(|(path, _)| path.as_str()), expected, "{n}");
+            assert_eq!(got.map_or(pick.kernel_name(), |(_, r)| r.kernel_name()), planned.kernel_name(), "{n}");
+        }
     }
 }
