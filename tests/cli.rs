@@ -129,12 +129,15 @@ fn compile_only_fills_the_kernel_cache() {
         let (out, err) = text(&o);
         assert!(o.status.success(), "run {run}: {out}\n{err}");
         assert!(!out.contains("of copy") && !out.contains("cuFFT"), "run {run} timed something:\n{out}");
-        // The variants table (rows /2 and the pick), then R2C's and C2R's planned kernels.
+        // The variants table (rows /2; the lane-group design planning runs at 36, a row the
+        // lane-group table lists, timed beside any filter; the pick), then R2C's and C2R's
+        // planned kernels.
         let variants = std::fs::read_to_string(dir.path("kernels.csv")).unwrap();
         let lines: Vec<&str> = variants.lines().collect();
         assert_eq!(lines[0], "n,variant,kernel,from disk cache", "{variants}");
-        assert_eq!(lines.len(), 3, "{variants}");
-        assert!(lines[1].starts_with("36,rows /2,fft_c2c_f32_n36_") && lines[2].starts_with("36,heuristic,fft_c2c_f32_n36_"), "{variants}");
+        assert_eq!(lines.len(), 4, "{variants}");
+        let named = |line: &str, what: &str| line.starts_with(&format!("36,{what},fft_c2c_f32_n36_"));
+        assert!(named(lines[1], "rows /2") && named(lines[2], "lane groups") && named(lines[3], "heuristic"), "{variants}");
         for table in ["kernels.csv", "kernels-2.csv", "kernels-3.csv"] {
             let text = std::fs::read_to_string(dir.path(table)).unwrap();
             assert!(text.lines().skip(1).all(|l| l.ends_with(&format!(",{cached}"))), "run {run}, {table}:\n{text}");
