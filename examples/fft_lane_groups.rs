@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use coalesce::fft::lane_groups::{lane_group_table, LANE_GROUP_ROWS};
+use coalesce::fft::lane_groups::{lane_group_table, table_rows, LANE_GROUP_ROWS};
 use coalesce::fft::DeviceLimits;
 
 const TABLE: &str = "src/fft/wisdom/lane_groups.tsv";
@@ -42,12 +42,7 @@ fn main() {
     }
 }
 
-/// A table's lengths by kind (its lines `kind<TAB>len,len,...`).
-fn rows_by_kind(table: &str) -> BTreeMap<String, BTreeSet<usize>> {
-    table
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split_once('\t'))
-        .map(|(kind, lens)| (kind.to_string(), lens.split(',').filter_map(|l| l.parse().ok()).collect()))
-        .collect()
+/// A table's lengths by kind.
+fn rows_by_kind(table: &str) -> BTreeMap<&str, BTreeSet<usize>> {
+    table_rows(table).into_iter().map(|(kind, lens)| (kind, lens.into_iter().collect())).collect()
 }

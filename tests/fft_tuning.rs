@@ -54,12 +54,7 @@ fn partial_trip_guards_are_correct_in_every_kind_and_precision() {
     for device in common::devices() {
         let lim = limits(&device);
         let problems = [FftProblem::c2c(360, 5), FftProblem::r2c(156, 7), FftProblem::c2r(110, 7), FftProblem::c2r(468, 9), FftProblem::r2c(1050, 3)];
-        let variants = |precision: Precision| variants_along(lim, &problems, precision, &["partial trip guards"]);
-        let (single, double) = (variants(Precision::F32), variants(Precision::F64));
-        assert_eq!((single.len(), double.len()), (problems.len(), problems.len()), "every length offers the variant in both precisions");
-        assert!(single.iter().chain(&double).all(|r| r.guards_partial_trip_only() && r.kernel_name().ends_with("_tg1")));
-        check_recipes::<f32>(&device, single, "partial trip guards f32");
-        check_recipes::<f64>(&device, double, "partial trip guards f64");
+        check_variant_in_both_precisions(&device, lim, &problems, &["partial trip guards"], FftRecipe::guards_partial_trip_only, "_tg1", "partial trip guards");
     }
 }
 
@@ -73,11 +68,7 @@ fn stepped_pair_twiddles_are_correct_in_both_real_kinds_and_precisions() {
         let lim = limits(&device);
         let problems = [FftProblem::r2c(4096, 3), FftProblem::r2c(572, 7), FftProblem::c2r(2600, 5), FftProblem::c2r(3380, 3), FftProblem::r2c(1050, 9)];
         let paths = ["stepped pair twiddles", "mirror pairs / stepped pair twiddles", "mirror of r2c / stepped pair twiddles"];
-        let variants = |precision: Precision| variants_along(lim, &problems, precision, &paths);
-        let (single, double) = (variants(Precision::F32), variants(Precision::F64));
-        assert!(single.iter().chain(&double).all(|r| r.steps_pair_twiddles() && r.kernel_name().ends_with("_stw")));
-        check_recipes::<f32>(&device, single, "stepped pair twiddles f32");
-        check_recipes::<f64>(&device, double, "stepped pair twiddles f64");
+        check_variant_in_both_precisions(&device, lim, &problems, &paths, FftRecipe::steps_pair_twiddles, "_stw", "stepped pair twiddles");
     }
 }
 
@@ -102,12 +93,20 @@ fn sector_aligned_stores_are_correct_in_every_kind_and_precision() {
             FftProblem::r2c(4096, 3),
         ];
         let paths = ["sector-aligned stores", "half spectrum elementwise / sector-aligned stores", "staged store / sector-aligned stores", "staged io / sector-aligned stores"];
-        let variants = |precision: Precision| variants_along(lim, &problems, precision, &paths);
-        let (single, double) = (variants(Precision::F32), variants(Precision::F64));
-        assert!(single.iter().chain(&double).all(|r| r.aligns_stores() && r.kernel_name().ends_with("_sa")));
-        check_recipes::<f32>(&device, single, "sector-aligned stores f32");
-        check_recipes::<f64>(&device, double, "sector-aligned stores f64");
+        check_variant_in_both_precisions(&device, lim, &problems, &paths, FftRecipe::aligns_stores, "_sa", "sector-aligned stores");
     }
+}
+
+/// One variant's kernels (`variants_along` `paths`), f32 and f64, checked on `device`: every
+/// length reaches one in both precisions, each takes the variant's choice (`takes`) and its
+/// name ends in the variant's `suffix`.
+fn check_variant_in_both_precisions(device: &coalesce::Device, lim: DeviceLimits, problems: &[FftProblem], paths: &[&str], takes: fn(&FftRecipe) -> bool, suffix: &str, what: &str) {
+    let variants = |precision: Precision| variants_along(lim, problems, precision, paths);
+    let (single, double) = (variants(Precision::F32), variants(Precision::F64));
+    assert_eq!((single.len(), double.len()), (problems.len(), problems.len()), "{what}: every length offers the variant in both precisions");
+    assert!(single.iter().chain(&double).all(|r| takes(r) && r.kernel_name().ends_with(suffix)), "{what}");
+    check_recipes::<f32>(device, single, &format!("{what} f32"));
+    check_recipes::<f64>(device, double, &format!("{what} f64"));
 }
 
 /// Each of `problems` in `precision`, as the heuristic designs its pick, taken along the first

@@ -219,8 +219,11 @@ fn planned_kernel(pick: &FftRecipe, wisdom: Option<&(&'static str, FftRecipe)>, 
     if let Some((path, r)) = wisdom {
         return Some((path.to_string(), r.clone()));
     }
+    if !crate::fft::lane_groups::listed(&pick.problem, lim) {
+        return None;
+    }
     let lanes = "lane groups";
-    crate::fft::lane_groups::listed(&pick.problem, lim).then(|| pick.variant_path(lim, lanes).map(|r| (lanes.to_string(), r))).flatten()
+    pick.variant_path(lim, lanes).map(|r| (lanes.to_string(), r))
 }
 
 /// `filters` parted into those for every length and those led by one length and a colon

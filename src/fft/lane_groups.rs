@@ -248,13 +248,22 @@ fn table() -> &'static HashSet<(&'static str, usize)> {
     static ROWS: OnceLock<HashSet<(&'static str, usize)>> = OnceLock::new();
     ROWS.get_or_init(|| {
         let mut rows = HashSet::new();
-        for line in LANE_GROUP_ROWS.lines().filter(|l| !l.starts_with('#')) {
-            let Some((name, lens)) = line.split_once('\t') else { continue };
+        for (name, lens) in table_rows(LANE_GROUP_ROWS) {
             let Some(scope) = SCOPES.iter().find(|s| s.name == name) else { continue };
-            rows.extend(lens.split(',').filter_map(|l| l.parse().ok()).map(|len| (scope.name, len)));
+            rows.extend(lens.into_iter().map(|len| (scope.name, len)));
         }
         rows
     })
+}
+
+/// A lane-group table's lines (`lane_group_table`'s format, the committed table's or
+/// another's): each kind's name and its lengths.
+pub fn table_rows(text: &str) -> Vec<(&str, Vec<usize>)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('\t'))
+        .map(|(name, lens)| (name, lens.split(',').filter_map(|l| l.parse().ok()).collect()))
+        .collect()
 }
 
 /// The lengths the committed table lists for `kind` and `precision`, in increasing order
